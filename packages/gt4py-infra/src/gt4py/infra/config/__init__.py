@@ -1,0 +1,74 @@
+"""One typed settings registry for every gt4py package.
+
+Each setting has a name, a type, a default, a doc line and an environment variable
+(``GT4PY_*``); released cartesian's variable names are read as deprecated aliases. DSL
+packages register their own settings here. ``python -m gt4py.infra.config`` lists them all.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ._cache_root import CacheRootError as CacheRootError, cache_root as cache_root
+from ._infra_settings import available_cpus as available_cpus
+from ._registry import REGISTRY as _REGISTRY, Resolved as Resolved, Snapshot as Snapshot
+from ._setting import (
+    ConfigError as ConfigError,
+    LegacyAlias as LegacyAlias,
+    Setting as Setting,
+    UnknownSettingError as UnknownSettingError,
+)
+
+
+get = _REGISTRY.get
+set = _REGISTRY.set  # shadows the builtin on purpose: config.set next to config.get
+unset = _REGISTRY.unset
+overrides = _REGISTRY.overrides
+snapshot = _REGISTRY.snapshot
+apply = _REGISTRY.apply
+register = _REGISTRY.register
+resolve = _REGISTRY.resolve
+names = _REGISTRY.names
+setting = _REGISTRY.setting
+
+
+def settings() -> list[Resolved]:
+    """Every registered setting with its current value and source, sorted by name."""
+    return [_REGISTRY.resolve(name) for name in _REGISTRY.names()]
+
+
+def unknown_environment_variables() -> list[str]:
+    """``GT4PY_*`` variables in the environment that no registered setting reads (typos?)."""
+    import os
+
+    known = {_REGISTRY.setting(n).env for n in _REGISTRY.names()}
+    return sorted(v for v in os.environ if v.startswith("GT4PY_") and v not in known)
+
+
+def __getattr__(name: str) -> Any:
+    raise AttributeError(f"module 'gt4py.infra.config' has no attribute {name!r}")
+
+
+__all__ = [
+    "CacheRootError",
+    "ConfigError",
+    "LegacyAlias",
+    "Resolved",
+    "Setting",
+    "Snapshot",
+    "UnknownSettingError",
+    "apply",
+    "available_cpus",
+    "cache_root",
+    "get",
+    "names",
+    "overrides",
+    "register",
+    "resolve",
+    "set",
+    "setting",
+    "settings",
+    "snapshot",
+    "unknown_environment_variables",
+    "unset",
+]

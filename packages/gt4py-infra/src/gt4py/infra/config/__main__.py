@@ -1,0 +1,62 @@
+"""``python -m gt4py.infra.config [--json]``: every gt4py setting, its value and its source."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from importlib.metadata import entry_points
+
+from gt4py.infra import config
+
+
+#: Distributions that define settings declare a module here, e.g. gt4py-next's settings.
+ENTRY_POINT_GROUP = "gt4py.infra.settings"
+
+
+def _load_provider_settings() -> None:
+    for entry in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            entry.load()
+        except Exception as error:  # a broken plugin must not hide the others
+            print(f"warning: cannot load settings of {entry.value}: {error}", file=sys.stderr)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m gt4py.infra.config", description=__doc__)
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    args = parser.parse_args(argv)
+    _load_provider_settings()
+    try:
+        rows = config.settings()
+    except config.ConfigError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    unknown = config.unknown_environment_variables()
+    if args.json:
+        payload = {
+            "settings": [
+                {
+                    "name": r.setting.name,
+                    "value": None if r.value is None else str(r.value),
+                    "source": r.source,
+                    "env": r.setting.env,
+                    "doc": r.setting.doc,
+                }
+                for r in rows
+            ],
+            "unknown_environment_variables": unknown,
+        }
+        print(json.dumps(payload, indent=2))
+        return 0
+    width = max(len(r.setting.name) for r in rows)
+    for r in rows:
+        print(f"{r.setting.name:<{width}}  {r.value!s:<40}  [{r.source}]")
+        print(f"{'':<{width}}  {r.setting.env}: {r.setting.doc}")
+    for variable in unknown:
+        print(f"warning: {variable} is set but no gt4py setting reads it (typo?)", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

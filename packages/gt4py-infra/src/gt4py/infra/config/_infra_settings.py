@@ -1,0 +1,132 @@
+"""The settings gt4py.infra itself owns (both DSL stacks read them)."""
+
+from __future__ import annotations
+
+import os
+import pathlib
+from collections.abc import Mapping
+
+from ._registry import REGISTRY
+from ._setting import LegacyAlias, Setting
+
+
+def available_cpus() -> int:
+    """CPUs this process may run on (affinity-aware, so containers and ``taskset`` count)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _default_cache_dir() -> pathlib.Path:
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    base = pathlib.Path(xdg) if xdg else pathlib.Path.home() / ".cache"
+    return base / "gt4py"
+
+
+def _legacy_cache_dir(dir_name: str, environ: Mapping[str, str]) -> str:
+    # Released cartesian put its cache at $GT_CACHE_ROOT/$GT_CACHE_DIR_NAME (root: cwd).
+    return os.path.join(environ.get("GT_CACHE_ROOT", os.getcwd()), dir_name)
+
+
+BUILD_CACHE_DIR = REGISTRY.register(
+    Setting(
+        name="build_cache_dir",
+        type=pathlib.Path,
+        default=_default_cache_dir,
+        doc="root directory of every gt4py cache (both stacks)",
+        env="GT4PY_BUILD_CACHE_DIR",
+        aliases=(
+            LegacyAlias("GT_CACHE_DIR_NAME", _legacy_cache_dir),
+            LegacyAlias("GT_CACHE_ROOT"),
+        ),
+    )
+)
+BUILD_CACHE_LIFETIME = REGISTRY.register(
+    Setting(
+        name="build_cache_lifetime",
+        type=str,
+        default="persistent",
+        choices=("persistent", "session"),
+        doc="'persistent': later processes reuse builds; 'session': builds vanish at exit",
+        env="GT4PY_BUILD_CACHE_LIFETIME",
+    )
+)
+SESSION_CACHE_DIR = REGISTRY.register(
+    Setting(
+        name="session_cache_dir",
+        type=pathlib.Path,
+        default=None,
+        optional=True,
+        doc="internal: the session-lifetime cache directory, shared with compilation workers",
+        env="GT4PY_SESSION_CACHE_DIR",
+    )
+)
+CACHE_DIAGNOSTICS = REGISTRY.register(
+    Setting(
+        name="cache_diagnostics",
+        type=bool,
+        default=False,
+        doc="log one line per cache miss saying why it missed",
+        env="GT4PY_CACHE_DIAGNOSTICS",
+    )
+)
+BUILD_JOBS = REGISTRY.register(
+    Setting(
+        name="build_jobs",
+        type=int,
+        default=available_cpus,
+        minimum=1,
+        doc="number of parallel compilation jobs (default: CPUs in this process's affinity)",
+        env="GT4PY_BUILD_JOBS",
+    )
+)
+BUILD_JOBS_MODE = REGISTRY.register(
+    Setting(
+        name="build_jobs_mode",
+        type=str,
+        default="process",
+        choices=("process", "thread", "serial"),
+        doc="how compilation jobs run: worker processes, threads, or in the calling thread",
+        env="GT4PY_BUILD_JOBS_MODE",
+    )
+)
+CMAKE_BUILD_TYPE = REGISTRY.register(
+    Setting(
+        name="cmake_build_type",
+        type=str,
+        default="Release",
+        choices=("Release", "Debug", "RelWithDebInfo", "MinSizeRel"),
+        doc="CMake build type of native extensions",
+        env="GT4PY_CMAKE_BUILD_TYPE",
+    )
+)
+CXX_COMPILER = REGISTRY.register(
+    Setting(
+        name="cxx_compiler",
+        type=str,
+        default=None,
+        optional=True,
+        doc="C++ compiler for native builds (default: $CXX, else the system c++)",
+        env="GT4PY_CXX",
+    )
+)
+DUMP_STAGES = REGISTRY.register(
+    Setting(
+        name="dump_stages",
+        type=pathlib.Path,
+        default=None,
+        optional=True,
+        doc="directory where every compilation stage is written (unset: nothing is written)",
+        env="GT4PY_DUMP_STAGES",
+    )
+)
+DEBUG = REGISTRY.register(
+    Setting(
+        name="debug",
+        type=bool,
+        default=False,
+        doc="debug mode: keep build sources, add debug info and runtime checks",
+        env="GT4PY_DEBUG",
+    )
+)

@@ -1,0 +1,182 @@
+"""The process-wide settings registry: resolution order, overrides, snapshots.
+
+Resolution, highest first: a value set by code (``set``, ``overrides``, ``apply``), the
+setting's environment variable, its legacy aliases (with a ``DeprecationWarning``), its
+default. Environment values are re-read on every ``get`` (one dict lookup) and their parse is
+memoized on the raw text, so tests and users can change ``os.environ`` at any time.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import difflib
+import os
+import threading
+import warnings
+from collections.abc import Iterator, Mapping
+from typing import Any, Final
+
+from ._setting import ConfigError, Setting, UnknownSettingError
+
+
+_UNSET: Final = object()
+
+
+@dataclasses.dataclass(frozen=True)
+class Snapshot:
+    """Every registered setting's value at one moment; picklable, applied in workers."""
+
+    values: Mapping[str, Any]
+
+    def __getitem__(self, name: str) -> Any:
+        return self.values[name]
+
+
+@dataclasses.dataclass(frozen=True)
+class Resolved:
+    """A setting's current value and where it came from (for listings and errors)."""
+
+    setting: Setting[Any]
+    value: Any
+    source: str
+
+
+class _Registry:
+    def __init__(self) -> None:
+        self._settings: dict[str, Setting[Any]] = {}
+        self._explicit: dict[str, tuple[Any, str]] = {}
+        # Values applied from a snapshot before their setting was registered (a worker that
+        # has not yet imported the DSL package defining them).
+        self._pending: dict[str, Any] = {}
+        self._env_memo: dict[str, tuple[str, Any, str]] = {}
+        self._defaults: dict[str, Any] = {}
+        self._warned: set[tuple[str, str]] = set()
+        self._lock = threading.RLock()
+
+    # -- registration ------------------------------------------------------------------------
+    def register(self, setting: Setting[Any]) -> Setting[Any]:
+        with self._lock:
+            existing = self._settings.get(setting.name)
+            if existing is not None and existing != setting:
+                raise ConfigError(f"gt4py setting '{setting.name}' is already registered")
+            self._settings[setting.name] = setting
+            if setting.name in self._pending:
+                value = self._pending.pop(setting.name)
+                self._explicit[setting.name] = (
+                    setting.validate(value, source="snapshot"),
+                    "snapshot",
+                )
+        return setting
+
+    def setting(self, name: str) -> Setting[Any]:
+        try:
+            return self._settings[name]
+        except KeyError:
+            close = difflib.get_close_matches(name, self._settings, n=3)
+            hint = f"; did you mean {' or '.join(map(repr, close))}?" if close else ""
+            raise UnknownSettingError(f"unknown gt4py setting {name!r}{hint}") from None
+
+    def names(self) -> list[str]:
+        return sorted(self._settings)
+
+    # -- reading -----------------------------------------------------------------------------
+    def get(self, name: str) -> Any:
+        explicit = self._explicit.get(name, _UNSET)
+        if explicit is not _UNSET:
+            return explicit[0]  # type: ignore[index]
+        return self._resolve_implicit(self.setting(name))[0]
+
+    def resolve(self, name: str) -> Resolved:
+        setting = self.setting(name)
+        explicit = self._explicit.get(name)
+        if explicit is not None:
+            return Resolved(setting, explicit[0], explicit[1])
+        value, source = self._resolve_implicit(setting)
+        return Resolved(setting, value, source)
+
+    def _resolve_implicit(self, setting: Setting[Any]) -> tuple[Any, str]:
+        environ = os.environ
+        raw = environ.get(setting.env)
+        if raw is not None:
+            return self._parse_memo(setting, raw, setting.env, f"env {setting.env}")
+        for alias in setting.aliases:
+            raw = alias.read(environ)
+            if raw is not None:
+                self._warn_legacy(alias.env, setting)
+                return self._parse_memo(
+                    setting, raw, alias.env, f"env {alias.env} (deprecated alias)"
+                )
+        if setting.name not in self._defaults:
+            self._defaults[setting.name] = setting.default_value()
+        return self._defaults[setting.name], "default"
+
+    def _parse_memo(
+        self, setting: Setting[Any], raw: str, var: str, source: str
+    ) -> tuple[Any, str]:
+        memo_key = f"{setting.name}\0{var}"
+        memo = self._env_memo.get(memo_key)
+        if memo is not None and memo[0] == raw:
+            return memo[1], memo[2]
+        value = setting.parse(raw, source=var)
+        self._env_memo[memo_key] = (raw, value, source)
+        return value, source
+
+    def _warn_legacy(self, env: str, setting: Setting[Any]) -> None:
+        key = (env, setting.name)
+        if key in self._warned:
+            return
+        self._warned.add(key)
+        warnings.warn(
+            f"environment variable {env} is deprecated; use {setting.env} "
+            f"(gt4py setting '{setting.name}') instead",
+            DeprecationWarning,
+            stacklevel=4,
+        )
+
+    # -- writing -----------------------------------------------------------------------------
+    def set(self, name: str, value: Any, *, source: str = "set by code") -> None:
+        setting = self.setting(name)
+        with self._lock:
+            self._explicit[name] = (setting.validate(value, source=source), source)
+
+    def unset(self, name: str) -> None:
+        self.setting(name)
+        with self._lock:
+            self._explicit.pop(name, None)
+
+    @contextlib.contextmanager
+    def overrides(self, **values: Any) -> Iterator[None]:
+        with self._lock:
+            for name, value in values.items():  # validate all before changing anything
+                self.setting(name).validate(value, source="overrides()")
+            saved = {name: self._explicit.get(name, _UNSET) for name in values}
+            for name, value in values.items():
+                self.set(name, value, source="overrides()")
+        try:
+            yield
+        finally:
+            with self._lock:
+                for name, previous in saved.items():
+                    if previous is _UNSET:
+                        self._explicit.pop(name, None)
+                    else:
+                        self._explicit[name] = previous  # type: ignore[assignment]
+
+    # -- snapshots ---------------------------------------------------------------------------
+    def snapshot(self) -> Snapshot:
+        values = {name: self.get(name) for name in self._settings}
+        values.update({n: v for n, v in self._pending.items() if n not in values})
+        return Snapshot(values)
+
+    def apply(self, snapshot: Snapshot) -> None:
+        with self._lock:
+            for name, value in snapshot.values.items():
+                setting = self._settings.get(name)
+                if setting is None:
+                    self._pending[name] = value
+                else:
+                    self._explicit[name] = (setting.validate(value, source="snapshot"), "snapshot")
+
+
+REGISTRY: Final = _Registry()

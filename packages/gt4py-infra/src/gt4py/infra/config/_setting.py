@@ -1,0 +1,151 @@
+"""One setting: its name, type, default, documentation and environment variables."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import pathlib
+from collections.abc import Callable, Mapping
+from typing import Any, Generic, TypeVar, cast
+
+
+T = TypeVar("T")
+
+_TRUE = frozenset({"1", "true", "yes", "on"})
+_FALSE = frozenset({"0", "false", "no", "off"})
+
+
+class ConfigError(ValueError):
+    """A setting got a value it cannot take; the message names the setting and its source."""
+
+
+class UnknownSettingError(ConfigError, KeyError):
+    """A setting name that no package registered."""
+
+    def __str__(self) -> str:  # KeyError would quote the whole message
+        return str(self.args[0])
+
+
+@dataclasses.dataclass(frozen=True)
+class LegacyAlias:
+    """An old environment variable still read for a setting, with a ``DeprecationWarning``.
+
+    ``convert`` turns the old variable's text (and the whole environment, for variables that
+    only make sense together, like ``GT_CACHE_ROOT`` + ``GT_CACHE_DIR_NAME``) into the text the
+    setting parses.
+    """
+
+    env: str
+    convert: Callable[[str, Mapping[str, str]], str] | None = None
+
+    def read(self, environ: Mapping[str, str]) -> str | None:
+        raw = environ.get(self.env)
+        if raw is None:
+            return None
+        return self.convert(raw, environ) if self.convert is not None else raw
+
+
+@dataclasses.dataclass(frozen=True)
+class Setting(Generic[T]):
+    """A typed, documented setting read from ``env`` (then ``aliases``) or its default.
+
+    ``type`` is one of ``bool``, ``int``, ``float``, ``str`` or ``pathlib.Path``. ``choices``
+    restricts the accepted values; ``optional`` lets the empty string mean ``None``; a callable
+    ``default`` is evaluated when the value is first needed (e.g. the CPU count).
+    """
+
+    name: str
+    type: type[T]
+    default: T | Callable[[], T]
+    doc: str
+    env: str
+    aliases: tuple[LegacyAlias, ...] = ()
+    choices: tuple[T, ...] | None = None
+    optional: bool = False
+    minimum: int | float | None = None
+
+    def __post_init__(self) -> None:
+        if self.type not in _PARSERS:
+            raise TypeError(
+                f"setting {self.name!r}: unsupported type {self.type!r} "
+                f"(supported: {', '.join(t.__name__ for t in _PARSERS)})"
+            )
+        if not self.name.isidentifier():
+            raise ValueError(f"setting name {self.name!r} must be a Python identifier")
+
+    def default_value(self) -> Any:
+        value = self.default() if callable(self.default) else self.default
+        return self.validate(value, source="default")
+
+    def parse(self, text: str, *, source: str) -> Any:
+        """Parse environment text; ``source`` names the variable for the error message."""
+        stripped = text.strip()
+        if self.optional and stripped == "":
+            return None
+        try:
+            value = _PARSERS[self.type](stripped)
+        except ValueError:
+            raise ConfigError(
+                f"{source}={text!r} is not a valid {self._describe_type()} "
+                f"for gt4py setting '{self.name}' ({self.doc})"
+            ) from None
+        return self.validate(value, source=source)
+
+    def validate(self, value: Any, *, source: str) -> Any:
+        """Check (and normalize) a Python value given by code, a snapshot or a default."""
+        if value is None:
+            if self.optional:
+                return None
+            raise ConfigError(f"gt4py setting '{self.name}' ({source}) cannot be None")
+        if self.type is pathlib.Path and isinstance(value, str | os.PathLike):
+            value = _parse_path(os.fspath(value))
+        elif self.type is float and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        if not isinstance(value, self.type) or (self.type is int and isinstance(value, bool)):
+            raise ConfigError(
+                f"gt4py setting '{self.name}' ({source}) must be a {self._describe_type()}, "
+                f"got {value!r} of type {type(value).__name__}"
+            )
+        if self.choices is not None and value not in self.choices:
+            raise ConfigError(
+                f"{source}={value!r} is not allowed for gt4py setting '{self.name}'; "
+                f"choose one of: {', '.join(map(str, self.choices))}"
+            )
+        if self.minimum is not None and cast(float, value) < self.minimum:
+            raise ConfigError(
+                f"{source}={value!r} is too small for gt4py setting '{self.name}' "
+                f"(minimum {self.minimum})"
+            )
+        return value
+
+    def _describe_type(self) -> str:
+        if self.choices is not None:
+            return "value (one of: " + ", ".join(map(str, self.choices)) + ")"
+        text = {bool: "boolean (1/0, true/false, yes/no, on/off)", pathlib.Path: "path"}.get(
+            self.type, self.type.__name__
+        )
+        return text + (" or empty" if self.optional else "")
+
+
+def _parse_bool(text: str) -> bool:
+    lowered = text.lower()
+    if lowered in _TRUE:
+        return True
+    if lowered in _FALSE:
+        return False
+    raise ValueError(text)
+
+
+def _parse_path(text: str) -> pathlib.Path:
+    if not text:
+        raise ValueError(text)
+    return pathlib.Path(os.path.expandvars(os.path.expanduser(text))).absolute()
+
+
+_PARSERS: dict[type, Callable[[str], Any]] = {
+    bool: _parse_bool,
+    int: int,
+    float: float,
+    str: str,
+    pathlib.Path: _parse_path,
+}
