@@ -1,0 +1,85 @@
+"""The six distributions build, and gt4py-infra installs and imports alone."""
+
+from __future__ import annotations
+
+import pathlib
+import shutil
+import subprocess
+import sys
+import zipfile
+
+import pytest
+
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+DISTRIBUTIONS = {
+    "gt4py_infra": "gt4py/infra/__init__.py",
+    "gt4py_eve": "gt4py/eve/__init__.py",
+    "gt4py_storage": "gt4py/storage/__init__.py",
+    "gt4py_next": "gt4py/next/__init__.py",
+    "gt4py_cartesian": "gt4py/cartesian/__init__.py",
+    "gt4py": None,
+}
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(shutil.which("uv") is None, reason="needs uv on PATH"),
+]
+
+
+@pytest.fixture(scope="module")
+def dist_dir(tmp_path_factory: pytest.TempPathFactory) -> pathlib.Path:
+    out = tmp_path_factory.mktemp("dist")
+    subprocess.run(
+        ["uv", "build", "--all-packages", "--out-dir", str(out), "--quiet"],
+        cwd=REPO,
+        check=True,
+    )
+    return out
+
+
+def _wheel(dist_dir: pathlib.Path, dist: str) -> pathlib.Path:
+    (wheel,) = dist_dir.glob(f"{dist}-*.whl")
+    return wheel
+
+
+@pytest.mark.parametrize("dist", sorted(DISTRIBUTIONS))
+def test_every_distribution_builds_wheel_and_sdist(dist_dir, dist):
+    wheel = _wheel(dist_dir, dist)
+    assert list(dist_dir.glob(f"{dist}-*.tar.gz")), f"no sdist for {dist}"
+    names = zipfile.ZipFile(wheel).namelist()
+    # PEP 420: nobody ships gt4py/__init__.py, or installing two wheels would clash.
+    assert "gt4py/__init__.py" not in names
+    expected = DISTRIBUTIONS[dist]
+    if expected is None:
+        assert not [n for n in names if n.startswith("gt4py/")], "the meta-distribution has code"
+    else:
+        assert expected in names
+
+
+def test_infra_wheel_installs_alone(dist_dir, tmp_path):
+    venv = tmp_path / "venv"
+    subprocess.run(["uv", "venv", "--quiet", "-p", sys.executable, str(venv)], check=True)
+    python = venv / "bin" / "python"
+    subprocess.run(
+        ["uv", "pip", "install", "--quiet", "-p", str(python), str(_wheel(dist_dir, "gt4py_infra"))],
+        check=True,
+    )
+    code = (
+        "import importlib.util, gt4py.infra, gt4py.infra.config as c\n"
+        "print(gt4py.infra.__version__, c.get('build_jobs_mode'))\n"
+        "for other in ('gt4py.eve', 'gt4py.next', 'nanobind'):\n"
+        "    assert importlib.util.find_spec(other) is None, other\n"
+    )
+    out = subprocess.run([str(python), "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["0.1.0", "process"]
+
+
+def test_inter_package_pins_are_ranges():
+    import tomllib
+
+    for pyproject in (REPO / "packages").glob("*/pyproject.toml"):
+        deps = tomllib.loads(pyproject.read_text())["project"]["dependencies"]
+        for dep in deps:
+            if dep.startswith("gt4py"):
+                assert ">=" in dep and "<" in dep.replace("<=", ""), f"{pyproject}: {dep}"
