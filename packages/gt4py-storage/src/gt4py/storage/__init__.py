@@ -1,6 +1,61 @@
-"""gt4py.storage."""
+"""gt4py.storage: buffers, layouts and devices for both DSL stacks.
 
+- The GTScript storage API: :func:`empty`, :func:`zeros`, :func:`ones`, :func:`full`,
+  :func:`from_array` (``backend=``, ``aligned_index=``, ``dimensions=``), returning plain numpy
+  or cupy arrays.
+- The backend layout registry: :func:`register_backend`, :func:`backend_layout`,
+  :func:`registered_backends`, :func:`unregister_backend`.
+- The allocator core shared with gt4py.next: :func:`allocate` returning a :class:`TensorBuffer`.
+
+Importing this package imports numpy and gt4py.infra only; cupy is imported on first GPU use.
+"""
+
+from ._creation import (
+    empty as empty,
+    from_array as from_array,
+    full as full,
+    ones as ones,
+    zeros as zeros,
+)
+from ._layouts import (
+    AxisOrderLayout as AxisOrderLayout,
+    LayoutMaker as LayoutMaker,
+    LayoutMap as LayoutMap,
+    c_order_layout as c_order_layout,
+    is_valid_layout_map as is_valid_layout_map,
+    strides_follow_layout_map as strides_follow_layout_map,
+)
+from ._registry import (
+    BackendLayout as BackendLayout,
+    UnknownBackendError as UnknownBackendError,
+    backend_layout as backend_layout,
+    register_backend as register_backend,
+    registered_backends as registered_backends,
+    unregister_backend as unregister_backend,
+)
+from ._tensor_buffer import TensorBuffer as TensorBuffer, allocate as allocate
 from ._version import __version__ as __version__
 
 
-__all__ = ["__version__"]
+__all__ = [
+    "AxisOrderLayout",
+    "BackendLayout",
+    "LayoutMaker",
+    "LayoutMap",
+    "TensorBuffer",
+    "UnknownBackendError",
+    "__version__",
+    "allocate",
+    "backend_layout",
+    "c_order_layout",
+    "empty",
+    "from_array",
+    "full",
+    "is_valid_layout_map",
+    "ones",
+    "register_backend",
+    "registered_backends",
+    "strides_follow_layout_map",
+    "unregister_backend",
+    "zeros",
+]
