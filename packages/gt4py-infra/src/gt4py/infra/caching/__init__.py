@@ -1,0 +1,31 @@
+"""Atomic, self-validating, diagnosable caches shared by every gt4py package.
+
+- :class:`FileCache`: key -> bytes or a pickled object; :class:`BuildDirCache`: key -> a
+  directory of build products. Both live under ``config.cache_root()`` in a namespace such as
+  ``"next/translation"``.
+- Every write is an atomic publish, every read validates (a damaged entry is a miss and is
+  rebuilt), and concurrent builders of one key build it once.
+- :class:`CacheKey` keeps named parts, so with ``GT4PY_CACHE_DIAGNOSTICS=1`` (or the logger
+  ``gt4py.infra.caching`` at DEBUG) every miss says which part changed.
+
+``python -m gt4py.infra.cache info|clean`` inspects and trims the cache.
+"""
+
+from ._atomic import (
+    atomic_publish_dir as atomic_publish_dir,
+    atomic_write_bytes as atomic_write_bytes,
+)
+from ._build_dir_cache import BuildDirCache as BuildDirCache
+from ._errors import CacheError as CacheError
+from ._file_cache import FileCache as FileCache
+from ._keys import CacheKey as CacheKey
+
+
+__all__ = [
+    "BuildDirCache",
+    "CacheError",
+    "CacheKey",
+    "FileCache",
+    "atomic_publish_dir",
+    "atomic_write_bytes",
+]

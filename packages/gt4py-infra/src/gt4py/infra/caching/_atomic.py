@@ -1,0 +1,261 @@
+"""Atomic publication and removal of files and directories.
+
+A reader must only ever see nothing or a complete entry. Files are written to a hidden temp
+sibling, flushed to disk and moved over the destination with ``os.replace``; directories are
+built in a hidden temp sibling and moved into place with one ``os.rename``. Removal renames to
+a hidden trash name first, so a concurrent reader sees the entry either whole or gone.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import pathlib
+import secrets
+import shutil
+import time
+from collections.abc import Callable, Iterable
+from typing import Final, TypeVar
+
+from ._errors import CacheError
+
+
+TEMP_PREFIX: Final = ".tmp-"
+TRASH_PREFIX: Final = ".trash-"
+
+_NO_SPACE: Final = frozenset({errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)})
+_NOT_WRITABLE: Final = frozenset(
+    {errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOTDIR, errno.EEXIST}
+)
+_DESTINATION_TAKEN: Final = frozenset({errno.EEXIST, errno.ENOTEMPTY})
+#: How often to retry an operation that a concurrent `clean` can make fail transiently.
+RACE_ATTEMPTS: Final = 20
+
+Buffer = bytes | bytearray | memoryview
+_T = TypeVar("_T")
+
+
+def temp_sibling(path: pathlib.Path) -> pathlib.Path:
+    """A fresh hidden name next to ``path`` (same directory, hence same file system)."""
+    return path.with_name(f"{TEMP_PREFIX}{path.name}-{os.getpid()}-{secrets.token_hex(4)}")
+
+
+def is_scratch_name(name: str) -> bool:
+    """Whether ``name`` is a temp or trash name: never an entry, safe to ignore when reading."""
+    return name.startswith((TEMP_PREFIX, TRASH_PREFIX))
+
+
+def cache_error_from(
+    error: OSError, doing: str, path: pathlib.Path, *, directory: pathlib.Path | None = None
+) -> CacheError:
+    """A :class:`CacheError` for ``error`` raised while ``doing`` something at ``path``."""
+    directory = path.parent if directory is None else directory
+    reason = error.strerror or str(error)
+    if error.errno in _NO_SPACE:
+        message = (
+            f"no space left on the device holding {directory} while {doing} ({reason}); "
+            "nothing was stored. Free some space, trim the cache with "
+            "`python -m gt4py.infra.cache clean --older-than 7d`, or point "
+            "GT4PY_BUILD_CACHE_DIR at a larger file system"
+        )
+    elif error.errno in _NOT_WRITABLE:
+        message = (
+            f"cannot write to the cache directory {directory} while {doing} ({reason}); make it "
+            "a writable directory or point GT4PY_BUILD_CACHE_DIR at one"
+        )
+    else:
+        message = f"failed {doing} at {path}: {reason}"
+    return CacheError(message)
+
+
+def race_backoff(attempt: int) -> None:
+    """Wait a little before retrying what a concurrent `clean` made fail.
+
+    Without a pause, a retry can fall into lock-step with a cleaner that keeps removing the
+    same empty directory.
+    """
+    time.sleep(min(0.05, 0.0005 * 2**attempt))
+
+
+def make_directory(path: pathlib.Path) -> None:
+    """``mkdir -p`` with a :class:`CacheError` that names the directory on failure.
+
+    Retries while a concurrent ``clean`` removes the (empty) directories being created.
+    """
+    for attempt in range(RACE_ATTEMPTS):
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+            return
+        except (FileNotFoundError, FileExistsError) as error:
+            # FileExistsError is also what pathlib raises when the directory vanished between
+            # its mkdir and its is_dir check; only a non-directory in the way is permanent.
+            permanent = os.path.lexists(path) and not path.is_dir()
+            if permanent or attempt + 1 == RACE_ATTEMPTS:
+                raise cache_error_from(
+                    error, "creating a cache directory", path, directory=path
+                ) from error
+            race_backoff(attempt)
+        except OSError as error:  # e.g. a regular file sitting where a parent must be
+            raise cache_error_from(
+                error, "creating a cache directory", path, directory=path
+            ) from error
+
+
+def create_in_directory(
+    directory: pathlib.Path, create: Callable[[], _T], *, doing: str, path: pathlib.Path
+) -> _T:
+    """``create()`` something inside ``directory``, creating ``directory`` first.
+
+    Retries while a concurrent ``clean`` removes the emptied directory in between.
+    """
+    for attempt in range(RACE_ATTEMPTS):
+        make_directory(directory)
+        try:
+            return create()
+        except FileNotFoundError as error:
+            if attempt + 1 == RACE_ATTEMPTS:
+                raise cache_error_from(error, doing, path) from error
+            race_backoff(attempt)
+        except OSError as error:
+            raise cache_error_from(error, doing, path) from error
+    raise AssertionError("unreachable")
+
+
+def atomic_write_bytes(path: str | os.PathLike[str], data: Buffer) -> None:
+    """Write ``data`` to ``path`` so that readers see the old file, or all of the new one.
+
+    Missing parent directories are created. On any failure (full disk, permissions) the temp
+    file is removed, ``path`` is untouched and a :class:`CacheError` says what happened.
+    """
+    write_chunks_atomically(pathlib.Path(path), (data,))
+
+
+def write_chunks_atomically(path: pathlib.Path, chunks: Iterable[Buffer]) -> None:
+    """:func:`atomic_write_bytes` for data given in pieces (spares concatenating them)."""
+    pieces = tuple(chunks)
+    fd, temp = _create_temp_sibling(path)
+    try:
+        try:
+            for piece in pieces:
+                _write_all(fd, piece)
+            os.fsync(fd)  # the data must be on disk before the name points at it
+        finally:
+            os.close(fd)
+        os.replace(temp, path)
+    except BaseException as error:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        if isinstance(error, OSError):
+            raise cache_error_from(error, "writing a cache file", path) from error
+        raise
+    fsync_directory(path.parent)
+
+
+def publish_directory(source: pathlib.Path, destination: pathlib.Path) -> bool:
+    """Move the finished directory ``source`` to ``destination`` in one step.
+
+    Returns False, leaving ``source`` in place, when ``destination`` already exists (a
+    concurrent publisher won); the caller decides what to do with both.
+    """
+    try:
+        os.rename(source, destination)
+    except OSError as error:
+        # Windows reports a taken destination as EACCES; POSIX as EEXIST or ENOTEMPTY.
+        if error.errno in _DESTINATION_TAKEN or (
+            error.errno == errno.EACCES and destination.is_dir()
+        ):
+            return False
+        if error.errno == errno.EXDEV:
+            raise CacheError(
+                f"cannot publish {source} as {destination}: they are on different file systems; "
+                "build the directory in a temp sibling of the destination"
+            ) from error
+        raise cache_error_from(error, "publishing a cache directory", destination) from error
+    fsync_directory(destination.parent)
+    return True
+
+
+def atomic_publish_dir(
+    src_tmp_dir: str | os.PathLike[str], dest_dir: str | os.PathLike[str]
+) -> bool:
+    """Publish the finished directory ``src_tmp_dir`` as ``dest_dir`` atomically.
+
+    ``src_tmp_dir`` must be on the same file system as ``dest_dir`` (best: a temp sibling).
+    Readers of ``dest_dir`` never see a partial directory. If ``dest_dir`` already exists
+    because a concurrent builder won, ours is discarded and theirs kept: returns False;
+    returns True when ours was published.
+    """
+    source, destination = pathlib.Path(src_tmp_dir), pathlib.Path(dest_dir)
+    if not source.is_dir():
+        raise CacheError(f"cannot publish {source}: it is not a directory")
+    if publish_directory(source, destination):
+        return True
+    remove_tree(source)
+    return False
+
+
+def remove_atomically(path: pathlib.Path) -> bool:
+    """Remove the file or directory ``path`` so that nobody sees it half-deleted.
+
+    Renames it to a hidden trash sibling first, then deletes that. Returns False when
+    ``path`` was already gone.
+    """
+    trash = path.with_name(f"{TRASH_PREFIX}{path.name}-{secrets.token_hex(4)}")
+    try:
+        os.rename(path, trash)
+    except FileNotFoundError:
+        return False
+    remove_scratch(trash)
+    return True
+
+
+def remove_scratch(path: pathlib.Path) -> None:
+    """Delete a temp or trash item (file or tree), tolerating its concurrent removal."""
+    if path.is_dir() and not path.is_symlink():
+        remove_tree(path)
+    else:
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
+
+
+def remove_tree(path: pathlib.Path) -> None:
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def fsync_directory(directory: pathlib.Path) -> None:
+    """Make a rename in ``directory`` durable; best effort (not every platform allows it)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY | _O_DIRECTORY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _create_temp_sibling(path: pathlib.Path) -> tuple[int, pathlib.Path]:
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_BINARY | _O_CLOEXEC
+    temp = temp_sibling(path)
+    fd = create_in_directory(
+        path.parent, lambda: os.open(temp, flags, 0o666), doing="creating a temp file", path=temp
+    )
+    return fd, temp
+
+
+def _write_all(fd: int, data: Buffer) -> None:
+    view = memoryview(data).cast("B")
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+
+
+_O_BINARY: Final[int] = getattr(os, "O_BINARY", 0)
+_O_CLOEXEC: Final[int] = getattr(os, "O_CLOEXEC", 0)
+_O_DIRECTORY: Final[int] = getattr(os, "O_DIRECTORY", 0)
+
+
+__all__ = ["atomic_publish_dir", "atomic_write_bytes"]

@@ -1,0 +1,89 @@
+"""Cache diagnostics: one log line per miss saying why the entry had to be built.
+
+Enabled by the setting ``cache_diagnostics`` (``GT4PY_CACHE_DIAGNOSTICS=1``; lines at INFO,
+shown on stderr even when logging is not configured) or by enabling the logger
+``gt4py.infra.caching`` at DEBUG (lines at DEBUG, through the application's handlers).
+When neither is on, a miss costs nothing extra.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections.abc import Callable, Iterable, Mapping
+from typing import Final
+
+from ._keys import CacheKey
+
+
+logger: Final = logging.getLogger("gt4py.infra.caching")
+
+# (digest, key parts, last modification time) of an existing entry.
+PreviousEntry = tuple[str, Mapping[str, str], float]
+
+
+def diagnostics_level() -> int | None:
+    """The level at which to report misses now, or None when nobody asked for diagnostics."""
+    from gt4py.infra import config
+
+    if config.get("cache_diagnostics"):
+        # An explicit level above INFO on our own logger means "silence": respect it.
+        return None if logger.level > logging.INFO else logging.INFO
+    return logging.DEBUG if logger.isEnabledFor(logging.DEBUG) else None
+
+
+def explain_miss(
+    key: CacheKey, corrupt_reason: str | None, previous: Iterable[PreviousEntry]
+) -> str:
+    """Why the entry of ``key`` has to be built (without the namespace prefix)."""
+    if corrupt_reason is not None:
+        return f"entry corrupt, rebuilt ({corrupt_reason})"
+    nearest: tuple[int, float, str, Mapping[str, str]] | None = None
+    for digest, parts, mtime in previous:
+        if digest == key.digest:
+            continue
+        shared = sum(1 for name, value in key.parts.items() if parts.get(name) == value)
+        candidate = (shared, mtime, digest, parts)
+        # Most equal parts wins; among equals, the most recent entry.
+        if nearest is None or candidate[:2] > nearest[:2]:
+            nearest = candidate
+    if nearest is None:
+        return "first build"
+    _, _, digest, parts = nearest
+    differing = sorted(
+        name for name in key.parts.keys() | parts.keys() if key.parts.get(name) != parts.get(name)
+    )
+    names = ", ".join(repr(name) for name in differing)
+    noun = "key part" if len(differing) == 1 else "key parts"
+    return f"{noun} {names} changed (nearest previous entry {digest[:8]})"
+
+
+def report_miss(
+    namespace: str,
+    key: CacheKey,
+    corrupt_reason: str | None,
+    previous: Callable[[], Iterable[PreviousEntry]],
+) -> None:
+    """Log why ``key`` missed in ``namespace``, if diagnostics are on (one line)."""
+    level = diagnostics_level()
+    if level is None:
+        return
+    message = f"cache miss in {namespace!r} for entry {key.digest[:8]}: " + explain_miss(
+        key, corrupt_reason, () if corrupt_reason is not None else previous()
+    )
+    if level == logging.DEBUG:
+        logger.debug("%s", message)
+        return
+    # Asked for by setting: bypass the effective level (WARNING unless configured) and, when
+    # no handler exists anywhere, write to stderr ourselves (logging's last resort would
+    # drop an INFO line).
+    record = logger.makeRecord(logger.name, level, __file__, 0, "%s", (message,), None)
+    if logger.hasHandlers():
+        logger.handle(record)
+    else:
+        fallback = logging.StreamHandler(sys.stderr)
+        fallback.setFormatter(logging.Formatter("%(name)s: %(message)s"))
+        fallback.handle(record)
+
+
+__all__: list[str] = []

@@ -1,0 +1,153 @@
+"""FileCache: key -> bytes or a pickled object, one validated file per entry."""
+
+from __future__ import annotations
+
+import os
+import pickle
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
+
+from . import _file_format as file_format
+from ._atomic import write_chunks_atomically
+from ._diagnostics import PreviousEntry, report_miss
+from ._file_format import CorruptEntry, PayloadKind
+from ._keys import CacheKey
+from ._layout import NamespaceLayout, is_entry_name
+from ._locking import build_lock
+from ._namespaced import ABSENT, Miss, NamespacedCache, check_key
+
+
+_T = TypeVar("_T")
+
+
+class FileCache(NamespacedCache):
+    """A persistent map from :class:`CacheKey` to bytes (or pickled objects) on disk.
+
+    Entries live in ``<root>/<namespace>/``; ``root`` defaults to ``config.cache_root()``,
+    looked up on every call. Writes are atomic and reads validate, so a reader sees a
+    complete entry or a miss, and a damaged entry is rebuilt, never returned or crashed on.
+    Safe to share between threads, processes and hosts on a shared file system.
+    """
+
+    def get(self, key: CacheKey) -> bytes | None:
+        """The bytes stored under ``key``, or None on a miss (absent or invalid entry)."""
+        layout = self._layout()
+        found = _lookup(layout, check_key(key), PayloadKind.BYTES)
+        if isinstance(found, Miss):
+            self._report(layout, key, found)
+            return None
+        assert isinstance(found, bytes)
+        return found
+
+    def put(self, key: CacheKey, data: bytes) -> None:
+        """Store ``data`` under ``key``, atomically replacing any previous entry."""
+        layout = self._layout()
+        _publish(layout, check_key(key), PayloadKind.BYTES, _as_bytes(data, "put()"))
+
+    def get_or_build(self, key: CacheKey, build: Callable[[], bytes]) -> bytes:
+        """The bytes under ``key``; on a miss ``build()`` them once, store and return them.
+
+        Concurrent callers for the same key (threads, processes, hosts) wait for the one
+        that builds and then read its result. An exception from ``build`` propagates and
+        stores nothing.
+        """
+        value = self._get_or_build(
+            check_key(key), PayloadKind.BYTES, build, lambda v: _as_bytes(v, "build()")
+        )
+        assert isinstance(value, bytes)
+        return value
+
+    def get_or_build_object(self, key: CacheKey, build: Callable[[], _T]) -> _T:
+        """Like :meth:`get_or_build` for any picklable object (stored with pickle).
+
+        An entry that no longer unpickles (e.g. its class moved) counts as corrupt and is
+        rebuilt.
+        """
+        value: _T = self._get_or_build(check_key(key), PayloadKind.PICKLE, build, _pickled)
+        return value
+
+    # -- internals ------------------------------------------------------------------------------
+
+    def _get_or_build(
+        self,
+        key: CacheKey,
+        kind: PayloadKind,
+        build: Callable[[], Any],
+        to_payload: Callable[[Any], bytes],
+    ) -> Any:
+        layout = self._layout()
+        found = _lookup(layout, key, kind)
+        if not isinstance(found, Miss):
+            return found
+        # Double-checked: another builder may have published while we waited for the lock.
+        with build_lock(layout.lock_path(key.digest), entry=self._describe(key)):
+            found = _lookup(layout, key, kind)
+            if not isinstance(found, Miss):
+                return found
+            self._report(layout, key, found)
+            value = build()
+            payload = to_payload(value)
+            _publish(layout, key, kind, payload)
+        return payload if kind is PayloadKind.BYTES else value
+
+    def _report(self, layout: NamespaceLayout, key: CacheKey, miss: Miss) -> None:
+        report_miss(self.namespace, key, miss.corrupt_reason, lambda: _previous_entries(layout))
+
+
+def _lookup(layout: NamespaceLayout, key: CacheKey, kind: PayloadKind) -> object:
+    """The stored value for ``key``, or a :class:`Miss` saying why there is none."""
+    try:
+        stored_kind, payload = file_format.read_payload(layout.file_entry(key.digest), key.digest)
+    except FileNotFoundError:
+        return ABSENT
+    except CorruptEntry as error:
+        return Miss(str(error))
+    if stored_kind is not kind:
+        return Miss(f"entry holds {stored_kind.name.lower()}, expected {kind.name.lower()}")
+    if kind is PayloadKind.BYTES:
+        return payload
+    try:
+        return pickle.loads(payload)
+    except Exception as error:  # anything unpickling raises means: unusable entry
+        return Miss(f"cannot unpickle: {type(error).__name__}: {error}")
+
+
+def _publish(layout: NamespaceLayout, key: CacheKey, kind: PayloadKind, payload: bytes) -> None:
+    write_chunks_atomically(layout.file_entry(key.digest), file_format.encode(key, kind, payload))
+
+
+def _previous_entries(layout: NamespaceLayout) -> Iterator[PreviousEntry]:
+    try:
+        scan = list(os.scandir(layout.files_dir))
+    except OSError:
+        return
+    for item in scan:
+        if not is_entry_name(item.name):
+            continue
+        try:
+            parts = file_format.read_key_parts(layout.files_dir / item.name, item.name)
+            mtime = item.stat().st_mtime
+        except (OSError, CorruptEntry):
+            continue  # unreadable entries cannot explain anything
+        yield item.name, parts, mtime
+
+
+def _as_bytes(data: object, source: str) -> bytes:
+    if isinstance(data, bytes):
+        return data
+    if isinstance(data, bytearray | memoryview):
+        return bytes(data)
+    raise TypeError(f"FileCache {source} needs bytes, got {type(data).__name__}")
+
+
+def _pickled(value: object) -> bytes:
+    try:
+        return pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, TypeError, AttributeError) as error:
+        raise TypeError(
+            f"FileCache.get_or_build_object: the built {type(value).__name__} cannot be "
+            f"pickled ({error}); return a picklable value or use get_or_build with bytes"
+        ) from error
+
+
+__all__ = ["FileCache"]

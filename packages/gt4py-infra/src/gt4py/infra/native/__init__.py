@@ -1,0 +1,34 @@
+"""Native Python extensions from C++ and CUDA sources, built once into the build cache.
+
+Bindings are nanobind's; CMake and Ninja are run once per toolchain (compiler, build type,
+nanobind, Python), after which a module costs one compiler run per source and a link::
+
+    from gt4py.infra import native
+
+    path = native.build_extension("adder", {"adder.cpp": code}, native.BuildOptions())
+    adder = native.load_extension(path)
+
+The build tools come with the ``gt4py-infra[native]`` extra; the C++ compiler is the
+``cxx_compiler`` setting (``GT4PY_CXX``), else ``$CXX``, else the system's ``c++``.
+"""
+
+from ._build import build_extension as build_extension, prepare_toolchain as prepare_toolchain
+from ._errors import (
+    CompilationError as CompilationError,
+    NativeBuildError as NativeBuildError,
+    ToolchainError as ToolchainError,
+)
+from ._loading import load_extension as load_extension
+from ._options import BuildOptions as BuildOptions, BuildType as BuildType
+
+
+__all__ = [
+    "BuildOptions",
+    "BuildType",
+    "CompilationError",
+    "NativeBuildError",
+    "ToolchainError",
+    "build_extension",
+    "load_extension",
+    "prepare_toolchain",
+]

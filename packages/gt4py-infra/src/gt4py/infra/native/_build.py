@@ -1,0 +1,82 @@
+"""Building extension modules into the build cache: keys, build-once, where results lie."""
+
+from __future__ import annotations
+
+import pathlib
+import sysconfig
+from collections.abc import Mapping
+
+from gt4py.infra import caching, config
+
+from . import _tools
+from ._module_build import CudaToolkit, ModuleSources, build_module
+from ._options import BuildOptions, BuildType
+from ._toolchain import ensure_toolchain, toolchain_spec
+
+
+def build_extension(
+    name: str, sources: Mapping[str, str], options: BuildOptions | None = None
+) -> pathlib.Path:
+    """Build the nanobind extension ``name`` from ``sources`` (file name -> code) once.
+
+    Returns the path of the extension (``<name><EXT_SUFFIX>``) inside its build-cache entry.
+    The entry is keyed on the sources, the options and the toolchain's identity (compiler and
+    its version, nanobind, Python, CMake, Ninja, and nvcc for CUDA builds). Concurrent builders
+    of one key, in threads or processes, build it once; a later process finds it without
+    running any tool. Files ending in .cpp/.cc/.cxx/.c++ are compiled as C++, .cu with nvcc
+    (needs ``options.cuda``); other files (headers) are only written next to them.
+
+    Raises ``CompilationError`` when the compiler rejects the sources and ``ToolchainError``
+    when a build tool is missing or broken.
+    """
+    # Imported here: it pulls in numpy, which importing gt4py.infra.native should not.
+    from gt4py.infra import fingerprinting
+
+    options = BuildOptions() if options is None else options
+    module = ModuleSources.validate(name, sources, cuda=options.cuda)
+    build_type: BuildType = options.build_type or config.get("cmake_build_type")
+    resolved = options.with_build_type(build_type)  # the key holds what is actually built
+    spec = toolchain_spec(build_type)
+    nvcc = _tools.find_nvcc() if resolved.cuda else None
+    key = caching.CacheKey(
+        {
+            "name": name,
+            "sources": fingerprinting.strict(dict(sorted(module.files.items()))),
+            "options": fingerprinting.strict(resolved),
+            "toolchain": spec.key.digest,
+            "cuda": nvcc.identity if nvcc else "none",
+        }
+    )
+
+    def build(build_dir: pathlib.Path) -> None:
+        toolchain = ensure_toolchain(spec)
+        cuda = CudaToolkit.locate(nvcc) if nvcc else None
+        build_module(
+            toolchain,
+            module,
+            resolved,
+            cuda=cuda,
+            ninja=spec.ninja,
+            build_dir=build_dir,
+            key=key,
+        )
+
+    entry = caching.BuildDirCache("native/modules").get_or_build(key, build)
+    extension = entry / (name + str(sysconfig.get_config_var("EXT_SUFFIX")))
+    if not extension.is_file():
+        raise caching.CacheError(
+            f"the build-cache entry {entry} of native module {name!r} has no {extension.name}; "
+            "delete the entry and it will be rebuilt"
+        )
+    return extension
+
+
+def prepare_toolchain(options: BuildOptions | None = None) -> pathlib.Path:
+    """Set up (or find) the toolchain ``options`` build with; returns its cache directory.
+
+    Building a first module does this implicitly; calling it ahead (in a container image, a
+    CI warm-up step) moves the one-time cost of configuring CMake and compiling nanobind there.
+    """
+    options = BuildOptions() if options is None else options
+    spec = toolchain_spec(options.build_type or config.get("cmake_build_type"))
+    return ensure_toolchain(spec).directory

@@ -1,0 +1,269 @@
+"""Building one extension module with a set-up toolchain: a generated build.ninja, one Ninja run.
+
+The module's directory holds ``src/`` (the sources as given), ``build.ninja`` (the toolchain's
+recorded commands with this module's files and options), ``build.log`` and the extension.
+All paths in ``build.ninja`` are relative, so a kept failed build can be rerun where it lies
+with ``ninja -C <dir>``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import pathlib
+import platform
+import re
+import shlex
+import shutil
+from collections.abc import Mapping, Sequence
+from typing import Final
+
+from gt4py.infra import caching, config
+
+from . import _tools
+from ._errors import CompilationError, ToolchainError
+from ._failed_builds import keep_failed_build
+from ._options import CXX_STANDARD_FLAGS, BuildOptions
+from ._toolchain import OBJECTS_SLOT, OUTPUT_SLOT, Toolchain
+
+
+CXX_SUFFIXES: Final = frozenset({".cpp", ".cc", ".cxx", ".c++"})
+CUDA_SUFFIXES: Final = frozenset({".cu"})
+# Restrictive on purpose: such names need no quoting in shells, Ninja files or messages.
+_SOURCE_NAME: Final = re.compile(r"[A-Za-z0-9_.+-]+(/[A-Za-z0-9_.+-]+)*")
+_NB_MODULE: Final = re.compile(r"\bNB_MODULE\s*\(\s*([A-Za-z_][A-Za-z0-9_]*)")
+
+
+@dataclasses.dataclass(frozen=True)
+class ModuleSources:
+    """Validated sources of one module: every file, and which of them are compiled how."""
+
+    name: str
+    files: Mapping[str, str]
+    cxx: tuple[str, ...]
+    cuda: tuple[str, ...]
+
+    @classmethod
+    def validate(cls, name: str, sources: Mapping[str, str], *, cuda: bool) -> ModuleSources:
+        if not isinstance(name, str) or not (name.isidentifier() and name.isascii()):
+            raise ValueError(
+                f"native module name {name!r} is not an ASCII identifier; it must be the name "
+                "given to NB_MODULE(<name>, m)"
+            )
+        if not isinstance(sources, Mapping) or not sources:
+            raise ValueError(f"native module {name!r}: sources must be a non-empty mapping")
+        cxx: list[str] = []
+        cuda_files: list[str] = []
+        for filename, code in sources.items():
+            if not isinstance(filename, str) or not _SOURCE_NAME.fullmatch(filename):
+                raise ValueError(
+                    f"native module {name!r}: source name {filename!r} must be a relative path "
+                    "of letters, digits, '_', '.', '+', '-' separated by '/'"
+                )
+            if any(part in {".", ".."} for part in filename.split("/")):
+                raise ValueError(f"native module {name!r}: source name {filename!r} leaves src/")
+            if not isinstance(code, str):
+                raise TypeError(
+                    f"native module {name!r}: the code of {filename!r} must be a str, "
+                    f"got {type(code).__name__}"
+                )
+            suffix = pathlib.PurePosixPath(filename).suffix
+            if suffix in CXX_SUFFIXES:
+                cxx.append(filename)
+            elif suffix in CUDA_SUFFIXES:
+                if not cuda:
+                    raise ValueError(
+                        f"native module {name!r}: {filename!r} is a CUDA source; build with "
+                        "BuildOptions(cuda=True)"
+                    )
+                cuda_files.append(filename)
+        if not cxx and not cuda_files:
+            raise ValueError(
+                f"native module {name!r} has no source to compile (C++: "
+                f"{', '.join(sorted(CXX_SUFFIXES))}; CUDA: .cu); got {sorted(sources)}"
+            )
+        declared = {m for code in sources.values() for m in _NB_MODULE.findall(code)}
+        if declared and name not in declared:
+            raise ValueError(
+                f"native module name {name!r} does not match NB_MODULE({', '.join(sorted(declared))}"
+                ", m) in its sources; Python finds a module by that name, so they must agree"
+            )
+        return cls(name, dict(sources), tuple(sorted(cxx)), tuple(sorted(cuda_files)))
+
+
+@dataclasses.dataclass(frozen=True)
+class CudaToolkit:
+    nvcc: _tools.Tool
+    include_dir: pathlib.Path
+    library_dir: pathlib.Path
+
+    @classmethod
+    def locate(cls, nvcc: _tools.Tool) -> CudaToolkit:
+        root = _cuda_root(nvcc)
+        targets = [root / "targets" / f"{platform.machine()}-linux", root]
+        include = next(
+            (t / "include" for t in targets if (t / "include" / "cuda_runtime.h").exists()), None
+        )
+        library = next(
+            (
+                t / lib
+                for t in targets
+                for lib in ("lib64", "lib")
+                if (t / lib / "libcudart_static.a").exists()
+            ),
+            None,
+        )
+        if include is None or library is None:
+            raise ToolchainError(
+                f"nvcc at {nvcc.path} has no CUDA runtime in its toolkit {root} (looked for "
+                "cuda_runtime.h and libcudart_static.a); point CUDACXX at the nvcc of a full "
+                "CUDA toolkit"
+            )
+        return cls(nvcc, include, library)
+
+
+def _cuda_root(nvcc: _tools.Tool) -> pathlib.Path:
+    """The toolkit nvcc belongs to, as nvcc itself reports it (``TOP``), so that wrapper
+    scripts and symlinks around nvcc are no problem."""
+    dry_run = _tools.run_tool(nvcc, ["--dryrun", "-x", "cu", "-c", os.devnull, "-o", os.devnull])
+    for line in dry_run.stdout.splitlines():
+        if line.startswith("#$ TOP="):
+            return pathlib.Path(os.path.realpath(line.removeprefix("#$ TOP=").strip()))
+    return pathlib.Path(os.path.realpath(nvcc.path)).parent.parent
+
+
+def build_module(
+    toolchain: Toolchain,
+    module: ModuleSources,
+    options: BuildOptions,
+    *,
+    cuda: CudaToolkit | None,
+    ninja: _tools.Tool,
+    build_dir: pathlib.Path,
+    key: caching.CacheKey,
+) -> pathlib.Path:
+    """Build ``module`` in the empty ``build_dir``; returns the extension's path there.
+
+    ``key`` is the module's cache key; a failed build is kept under it (see _failed_builds).
+    """
+    if options.openmp and toolchain.openmp_flags is None:
+        raise ToolchainError(
+            f"OpenMP was requested but the C++ compiler {toolchain.cxx} does not support it "
+            "(CMake's OpenMP probe failed); use a compiler with OpenMP or build with openmp=False"
+        )
+    for filename, code in module.files.items():
+        path = build_dir / "src" / filename
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(code, encoding="utf-8")
+    output = module.name + toolchain.extension_suffix
+    (build_dir / "build.ninja").write_text(
+        _ninja_file(toolchain, module, options, cuda, output), encoding="utf-8"
+    )
+    jobs = str(config.get("build_jobs"))
+    completed = _tools.run_tool(ninja, ["-j", jobs], cwd=build_dir)
+    (build_dir / "build.log").write_text(completed.stdout, encoding="utf-8")
+    if completed.returncode != 0:
+        kept = keep_failed_build(build_dir, key, module.name)
+        raise CompilationError(module.name, completed.stdout, kept)
+    shutil.rmtree(build_dir / "obj", ignore_errors=True)  # objects are rebuilt, never reused
+    return build_dir / output
+
+
+def _ninja_file(
+    toolchain: Toolchain,
+    module: ModuleSources,
+    options: BuildOptions,
+    cuda: CudaToolkit | None,
+    output: str,
+) -> str:
+    standard = CXX_STANDARD_FLAGS[options.cxx_standard]
+    openmp = list(toolchain.openmp_flags or ()) if options.openmp else []
+    user_includes = ["-Isrc", *(f"-I{directory}" for directory in options.include_dirs)]
+    cuda_includes = [f"-I{cuda.include_dir}"] if cuda else []
+
+    cxx_command = [
+        *toolchain.compile_command,
+        f"-std={standard}",
+        *options.define_flags(),
+        *user_includes,
+        *cuda_includes,
+        *openmp,
+        *options.extra_compile_flags,
+    ]
+    objects_slot = toolchain.link_command.index(OBJECTS_SLOT)
+    link_before = [
+        "$out" if token == OUTPUT_SLOT else token for token in toolchain.link_command[:objects_slot]
+    ]
+    link_after = [
+        *toolchain.link_command[objects_slot + 1 :],
+        *openmp,
+        *options.extra_link_flags,
+        *options.library_flags(),
+    ]
+    if cuda:
+        # The static runtime: the module then loads without CUDA's lib directory on the
+        # loader path. These are the libraries nvcc itself links it with.
+        link_after += [f"-L{cuda.library_dir}", "-lcudart_static", "-ldl", "-lrt", "-lpthread"]
+
+    lines = [
+        f"# Generated by gt4py.infra.native for module {module.name}: run `ninja` here to rebuild.",
+        "ninja_required_version = 1.3",
+        "",
+        "rule cxx",
+        f"  command = {_command(cxx_command)} -c $in -o $out",
+        "  description = C++ $in",
+        "",
+        "rule link",
+        f"  command = {_command(link_before)} $in {_command(link_after)}",
+        "  description = Linking $out",
+        "",
+    ]
+    if cuda:
+        lines += [
+            "rule cuda",
+            f"  command = {_command(_nvcc_command(toolchain, options, cuda, openmp))} -c $in -o $out",
+            "  description = CUDA $in",
+            "",
+        ]
+    objects = []
+    for rule, filenames in (("cxx", module.cxx), ("cuda", module.cuda)):
+        for filename in filenames:
+            objects.append(f"obj/{filename}.o")
+            lines.append(f"build {objects[-1]}: {rule} src/{filename}")
+    lines += [f"build {output}: link {' '.join(objects)}", f"default {output}", ""]
+    return "\n".join(lines)
+
+
+def _nvcc_command(
+    toolchain: Toolchain, options: BuildOptions, cuda: CudaToolkit, openmp: Sequence[str]
+) -> list[str]:
+    """nvcc with the toolchain's flags: preprocessor and optimization flags directly, the rest
+    (PIC, visibility ...) forwarded to the host compiler, which is the toolchain's."""
+    command = [
+        cuda.nvcc.path,
+        "-ccbin",
+        toolchain.cxx,
+        f"-std={CXX_STANDARD_FLAGS[options.cxx_standard]}",
+    ]
+    remaining = iter(toolchain.compile_command[1:])
+    for token in remaining:
+        if token in {"-I", "-isystem", "-D"}:
+            command += [token, next(remaining, "")]
+        elif token.startswith(("-I", "-D", "-O")) or token == "-g":
+            command.append(token)
+        else:
+            command += ["-Xcompiler", token]
+    command += [*options.define_flags(), "-Isrc"]
+    command += [f"-I{directory}" for directory in options.include_dirs]
+    for flag in openmp:
+        command += ["-Xcompiler", flag]
+    command += options.extra_cuda_flags
+    return command
+
+
+def _command(tokens: Sequence[str]) -> str:
+    """Shell-quoted for the command line, '$' doubled for Ninja (``$in``/``$out`` kept)."""
+    return " ".join(
+        token if token in {"$in", "$out"} else shlex.quote(token).replace("$", "$$")
+        for token in tokens
+    )

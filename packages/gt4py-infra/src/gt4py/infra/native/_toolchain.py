@@ -1,0 +1,378 @@
+"""A configured toolchain: CMake and nanobind asked once, their answers reused for every module.
+
+Setting up a toolchain configures a small probe project with CMake (``find_package(nanobind)``,
+``nanobind_add_module(... NB_STATIC ...)``), builds it with Ninja, and records from that build
+the exact compile command of the probe's source and the link command of the probe module, with
+the nanobind support library it links. A module build then substitutes its own sources into
+those commands (see ``_module_build``): no CMake configure, no nanobind rebuild, one compiler
+run per source plus a link. Toolchains live in the build cache, keyed on everything that
+shapes those commands.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import pathlib
+import platform
+import shlex
+import subprocess
+import sys
+import sysconfig
+from collections.abc import Mapping, Sequence
+from typing import Final
+
+from gt4py.infra import caching, config
+
+from . import _tools
+from ._errors import ToolchainError
+from ._failed_builds import keep_failed_build
+
+
+# Bump when the probe project or the recorded commands change meaning: old toolchains in
+# users' caches must then no longer match.
+_TOOLCHAIN_FORMAT: Final = "2"
+_PROBE_MODULE: Final = "gt4py_native_probe"
+_TOOLCHAIN_FILE: Final = "toolchain.json"
+# Stands for the toolchain's cache entry in recorded commands: the entry is built in a
+# temporary directory and published (renamed) afterwards.
+_HERE: Final = "@TOOLCHAIN_DIR@"
+OUTPUT_SLOT: Final = "@OUTPUT@"
+OBJECTS_SLOT: Final = "@OBJECTS@"
+
+_PROBE_CMAKELISTS: Final = f"""\
+cmake_minimum_required(VERSION 3.18...3.31)
+project(gt4py_native_probe LANGUAGES CXX)
+find_package(Python 3.8 REQUIRED COMPONENTS Interpreter Development.Module)
+find_package(nanobind CONFIG REQUIRED)
+find_package(OpenMP COMPONENTS CXX)
+# NOMINSIZE: generated stencil code must be optimized for speed, not size (nanobind's default).
+# NOSTRIP: one link command per module, and symbols for profilers.
+# NB_SUPPRESS_WARNINGS: nanobind headers as system headers, so users' -Werror stays usable.
+nanobind_add_module({_PROBE_MODULE} NB_STATIC NOMINSIZE NOSTRIP NB_SUPPRESS_WARNINGS probe.cpp)
+file(WRITE "${{CMAKE_BINARY_DIR}}/openmp.txt" "${{OpenMP_CXX_FOUND}}\\n${{OpenMP_CXX_FLAGS}}\\n")
+"""
+
+_PROBE_SOURCE: Final = f"""\
+#include <nanobind/nanobind.h>
+
+NB_MODULE({_PROBE_MODULE}, m) {{
+    m.def("answer", []() {{ return 42; }});
+}}
+"""
+
+_SELF_TEST: Final = """\
+import importlib.machinery, importlib.util, sys
+name, path = sys.argv[1], sys.argv[2]
+loader = importlib.machinery.ExtensionFileLoader(name, path)
+spec = importlib.util.spec_from_file_location(name, path, loader=loader)
+module = importlib.util.module_from_spec(spec)
+loader.exec_module(module)
+print(module.answer())
+"""
+
+
+@dataclasses.dataclass(frozen=True)
+class ToolchainSpec:
+    """Which toolchain a build needs: found tools and the cache key; nothing built yet."""
+
+    cxx: _tools.Tool
+    cmake: _tools.Tool
+    ninja: _tools.Tool
+    build_type: str
+    key: caching.CacheKey
+
+
+@dataclasses.dataclass(frozen=True)
+class Toolchain:
+    """A set-up toolchain: the recorded commands, ready for module builds."""
+
+    directory: pathlib.Path
+    cxx: str
+    build_type: str
+    # The probe's compile command without its source, object and -std flag.
+    compile_command: tuple[str, ...]
+    # The probe's link command with OUTPUT_SLOT and OBJECTS_SLOT in place of its own files.
+    link_command: tuple[str, ...]
+    # None: the compiler has no OpenMP support (CMake's FindOpenMP probe failed).
+    openmp_flags: tuple[str, ...] | None
+    extension_suffix: str
+
+    @classmethod
+    def load(cls, directory: pathlib.Path) -> Toolchain:
+        try:
+            recorded = json.loads((directory / _TOOLCHAIN_FILE).read_text(encoding="utf-8"))
+            if recorded["format"] != _TOOLCHAIN_FORMAT:
+                raise ValueError(f"format {recorded['format']!r}")
+
+            def here(tokens: Sequence[str]) -> tuple[str, ...]:
+                return tuple(token.replace(_HERE, str(directory)) for token in tokens)
+
+            openmp = recorded["openmp_flags"]
+            return cls(
+                directory=directory,
+                cxx=recorded["cxx"],
+                build_type=recorded["build_type"],
+                compile_command=here(recorded["compile_command"]),
+                link_command=here(recorded["link_command"]),
+                openmp_flags=None if openmp is None else tuple(openmp),
+                extension_suffix=recorded["extension_suffix"],
+            )
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            raise ToolchainError(
+                f"the native toolchain in {directory} is unreadable ({error}); delete that "
+                "directory and it will be set up again"
+            ) from error
+
+
+def python_identity() -> str:
+    """The interpreter an extension is built for: version, ABI and headers."""
+    return "\n".join(
+        (
+            sys.version,
+            str(sysconfig.get_config_var("EXT_SUFFIX")),
+            sysconfig.get_paths()["include"],
+        )
+    )
+
+
+def toolchain_spec(build_type: str) -> ToolchainSpec:
+    """Find the tools and compute the toolchain key; runs no tool when their identities are cached."""
+    cxx = _tools.find_cxx()
+    cmake = _tools.find_cmake()
+    ninja = _tools.find_ninja()
+    parts: Mapping[str, str] = {
+        "format": _TOOLCHAIN_FORMAT,
+        "compiler": cxx.identity,
+        "cmake": cmake.identity,
+        "ninja": ninja.identity,
+        "nanobind": _tools.nanobind_version(),
+        "python": python_identity(),
+        "platform": f"{sys.platform} {platform.machine()}",
+        "build_type": build_type,
+        # CMake folds these into every command it generates.
+        "environment": "\n".join(
+            f"{name}={os.environ.get(name, '')}" for name in ("CXXFLAGS", "CPPFLAGS", "LDFLAGS")
+        ),
+    }
+    return ToolchainSpec(cxx, cmake, ninja, build_type, caching.CacheKey(parts))
+
+
+def ensure_toolchain(spec: ToolchainSpec) -> Toolchain:
+    """The toolchain for ``spec``, set up (once, under the cache lock) if not cached yet.
+
+    Not memoized in memory: only module builds (seconds) need it, and the cache root may
+    change between calls (``config.overrides``).
+    """
+    cache = caching.BuildDirCache("native/toolchains")
+    directory = cache.get_or_build(spec.key, lambda build_dir: _set_up(spec, build_dir))
+    return Toolchain.load(directory)
+
+
+def _set_up(spec: ToolchainSpec, entry_dir: pathlib.Path) -> None:
+    probe_dir = entry_dir / "probe"
+    build_dir = entry_dir / "build"
+    probe_dir.mkdir()
+    (probe_dir / "CMakeLists.txt").write_text(_PROBE_CMAKELISTS, encoding="utf-8")
+    (probe_dir / "probe.cpp").write_text(_PROBE_SOURCE, encoding="utf-8")
+
+    def fail(step: str, completed: subprocess.CompletedProcess[str]) -> ToolchainError:
+        kept = keep_failed_build(entry_dir, spec.key, "toolchain")
+        return ToolchainError(
+            f"setting up the native toolchain (C++ compiler {spec.cxx.path}) failed while "
+            f"{step}; the probe project is kept in {kept}\n{completed.stdout.strip()}",
+            output=completed.stdout,
+        )
+
+    configure = _tools.run_tool(
+        spec.cmake,
+        [
+            "-S",
+            str(probe_dir),
+            "-B",
+            str(build_dir),
+            "-G",
+            "Ninja",
+            f"-DCMAKE_MAKE_PROGRAM={spec.ninja.path}",
+            f"-DCMAKE_CXX_COMPILER={spec.cxx.path}",
+            f"-DCMAKE_BUILD_TYPE={spec.build_type}",
+            "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON",
+            f"-DPython_EXECUTABLE={sys.executable}",
+            f"-Dnanobind_DIR={_tools.nanobind_cmake_dir()}",
+        ],
+    )
+    if configure.returncode != 0:
+        raise fail("configuring the probe project with CMake", configure)
+    jobs = str(config.get("build_jobs"))
+    build = _tools.run_tool(spec.ninja, ["-C", str(build_dir), "-j", jobs])
+    if build.returncode != 0:
+        raise fail("building nanobind and the probe module", build)
+
+    suffix = str(sysconfig.get_config_var("EXT_SUFFIX"))
+    module_file = _PROBE_MODULE + suffix
+    compile_command = _recorded_compile_command(build_dir, probe_dir / "probe.cpp")
+    commands = _tools.run_tool(spec.ninja, ["-C", str(build_dir), "-t", "commands", module_file])
+    if commands.returncode != 0 or not commands.stdout.strip():
+        raise fail("reading the link command from Ninja", commands)
+    link_command = _recorded_link_command(commands.stdout.strip().splitlines()[-1], build_dir)
+    _self_test(compile_command, link_command, probe_dir / "probe.cpp", spec.key, entry_dir)
+
+    openmp_found, _, openmp_flags = (
+        (build_dir / "openmp.txt").read_text(encoding="utf-8").partition("\n")
+    )
+    recorded = {
+        "format": _TOOLCHAIN_FORMAT,
+        "cxx": spec.cxx.path,
+        "build_type": spec.build_type,
+        "compile_command": _relocatable(compile_command, entry_dir),
+        "link_command": _relocatable(link_command, entry_dir),
+        "openmp_flags": shlex.split(openmp_flags) if _cmake_true(openmp_found) else None,
+        "extension_suffix": suffix,
+        "key_parts": dict(spec.key.parts),
+    }
+    (entry_dir / _TOOLCHAIN_FILE).write_text(
+        json.dumps(recorded, indent=2) + "\n", encoding="utf-8"
+    )
+
+
+def _cmake_true(value: str) -> bool:
+    return value.strip().upper() in {"1", "ON", "YES", "TRUE", "Y"}
+
+
+def _relocatable(tokens: Sequence[str], entry_dir: pathlib.Path) -> list[str]:
+    return [token.replace(str(entry_dir), _HERE) for token in tokens]
+
+
+def _recorded_compile_command(build_dir: pathlib.Path, probe_source: pathlib.Path) -> list[str]:
+    """The probe's compile command, minus what is specific to the probe file and target."""
+    entries = json.loads((build_dir / "compile_commands.json").read_text(encoding="utf-8"))
+    for entry in entries:
+        if os.path.realpath(os.path.join(entry["directory"], entry["file"])) == os.path.realpath(
+            probe_source
+        ):
+            break
+    else:
+        raise ToolchainError(f"CMake recorded no compile command for {probe_source}")
+    tokens: list[str] = (
+        entry["arguments"] if "arguments" in entry else shlex.split(entry["command"])
+    )
+    compiler, *arguments = tokens
+    kept: list[str] = [compiler]
+    found_output = found_source = False
+    remaining = iter(arguments)
+    for token in remaining:
+        if token in {"-o", "-c"}:
+            value = next(remaining, "")
+            found_output |= token == "-o"
+            found_source |= token == "-c" and os.path.realpath(
+                os.path.join(entry["directory"], value)
+            ) == os.path.realpath(probe_source)
+        elif token in {"-MT", "-MF"}:  # dependency-file bookkeeping of the CMake build
+            next(remaining, None)
+        elif token in {"-MD", "-MMD"} or token.startswith("-std="):
+            pass  # the standard is chosen per module
+        elif token == f"-D{_PROBE_MODULE}_EXPORTS":
+            pass
+        elif f"{_PROBE_MODULE}.dir" in token:
+            raise ToolchainError(
+                f"CMake's compile command has a flag tied to the probe's build ({token}) that "
+                f"gt4py cannot carry over to other modules: {shlex.join(tokens)}"
+            )
+        else:
+            kept.append(token)
+    if not (found_output and found_source):
+        raise ToolchainError(
+            f"cannot understand CMake's compile command (no '-o'/'-c {probe_source}'): "
+            + shlex.join(tokens)
+        )
+    return kept
+
+
+def _recorded_link_command(line: str, build_dir: pathlib.Path) -> list[str]:
+    """The probe module's link command, its own object and output replaced by slots.
+
+    Ninja shows it as ``: && <link> && :`` (CMake's command chaining); files in the probe
+    build (the nanobind library) are made absolute.
+    """
+    segments: list[list[str]] = [[]]
+    for token in shlex.split(line):
+        if token == "&&":
+            segments.append([])
+        elif token != ":":
+            segments[-1].append(token)
+    linking = [s for s in segments if "-o" in s]
+    if len(linking) != 1:
+        raise ToolchainError(f"cannot understand CMake's link command: {line}")
+    compiler, *arguments = linking[0]
+    result: list[str] = [compiler]
+    placed_objects = False
+    remaining = iter(arguments)
+    for token in remaining:
+        if token == "-o":
+            next(remaining, None)
+            result += ["-o", OUTPUT_SLOT]
+        elif token.startswith("-Wl,--dependency-file="):
+            pass  # CMake's link-dependency bookkeeping (newer CMake with GNU ld >= 2.35)
+        elif token.endswith("/probe.cpp.o"):
+            if not placed_objects:
+                result.append(OBJECTS_SLOT)
+                placed_objects = True
+        elif f"{_PROBE_MODULE}.dir" in token:
+            raise ToolchainError(
+                f"CMake's link command has a flag tied to the probe's build ({token}) that "
+                f"gt4py cannot carry over to other modules: {line}"
+            )
+        elif not token.startswith("-") and not os.path.isabs(token):
+            if not (build_dir / token).exists():
+                raise ToolchainError(f"CMake's link command names a missing file {token}: {line}")
+            result.append(str(build_dir / token))
+        else:
+            result.append(token)
+    if not placed_objects or OUTPUT_SLOT not in result:
+        raise ToolchainError(f"cannot find the object and output in CMake's link command: {line}")
+    return result
+
+
+def _self_test(
+    compile_command: Sequence[str],
+    link_command: Sequence[str],
+    probe_source: pathlib.Path,
+    key: caching.CacheKey,
+    entry_dir: pathlib.Path,
+) -> None:
+    """Build the probe again, as a module build would, and load it in a fresh interpreter.
+
+    The recorded commands are only good if they work away from CMake's build directory: a
+    flag that still points into it shows up here, once, rather than in every module build.
+    """
+    test_dir = entry_dir / "self-test"
+    test_dir.mkdir()
+    module_path = test_dir / (_PROBE_MODULE + str(sysconfig.get_config_var("EXT_SUFFIX")))
+    link = [
+        {OUTPUT_SLOT: module_path.name, OBJECTS_SLOT: "probe.o"}.get(token, token)
+        for token in link_command
+    ]
+    steps = [
+        ("compiling", [*compile_command, "-std=c++17", "-c", str(probe_source), "-o", "probe.o"]),
+        ("linking", link),
+        ("loading", [sys.executable, "-c", _SELF_TEST, _PROBE_MODULE, str(module_path)]),
+    ]
+    for step, command in steps:
+        completed = subprocess.run(
+            command,
+            cwd=test_dir,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            errors="replace",
+            check=False,
+        )
+        if completed.returncode != 0 or (step == "loading" and completed.stdout.strip() != "42"):
+            kept = keep_failed_build(entry_dir, key, "toolchain")
+            raise ToolchainError(
+                f"the native toolchain fails its self-test while {step} the probe module with "
+                f"the commands recorded from CMake; the probe is kept in {kept}\n"
+                f"{shlex.join(command)}\n{completed.stdout.strip()}",
+                output=completed.stdout,
+            )

@@ -1,0 +1,457 @@
+"""gt4py.infra.native building real modules: build-once, cache hits, errors, OpenMP, CUDA.
+
+Every test here uses one cache root and one toolchain for the whole session (setting a
+toolchain up compiles nanobind: seconds), whose C++ compiler is a wrapper script that logs each
+invocation. Each test uses module sources of its own, so tests never hit each other's builds.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import os
+import pathlib
+import shutil
+import stat
+import subprocess
+import sys
+import sysconfig
+import textwrap
+import threading
+import time
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+
+from gt4py.infra import config, native
+from gt4py.infra.native import _tools
+
+
+pytestmark = pytest.mark.slow
+
+ADDER = textwrap.dedent(
+    """\
+    #include <nanobind/nanobind.h>
+    #include <nanobind/ndarray.h>
+    namespace nb = nanobind;
+
+    // TAG: makes each test's sources (and so its cache key) its own.
+    static double total(nb::ndarray<const double, nb::ndim<1>, nb::c_contig> values) {
+        double sum = 0.0;
+        for (size_t i = 0; i < values.shape(0); ++i) sum += values(i);
+        return sum;
+    }
+
+    NB_MODULE(NAME, m) {
+        m.def("add", [](int a, int b) { return a + b; });
+        m.def("total", &total);
+    }
+    """
+)
+
+
+def adder_sources(name: str, tag: str) -> dict[str, str]:
+    return {f"{name}.cpp": ADDER.replace("NAME", name).replace("TAG", tag)}
+
+
+@dataclasses.dataclass(frozen=True)
+class NativeSession:
+    cache_dir: pathlib.Path
+    compiler: pathlib.Path  # logs "<args>" to `log`, then runs the real compiler
+    log: pathlib.Path
+
+    def calls(self) -> list[str]:
+        return self.log.read_text().splitlines() if self.log.exists() else []
+
+    def environment(self) -> dict[str, str]:
+        return {
+            **os.environ,
+            "GT4PY_BUILD_CACHE_DIR": str(self.cache_dir),
+            "GT4PY_BUILD_CACHE_LIFETIME": "persistent",
+            "GT4PY_CXX": str(self.compiler),
+        }
+
+    @contextlib.contextmanager
+    def applied(self) -> Iterator[None]:
+        with config.overrides(
+            build_cache_dir=self.cache_dir,
+            build_cache_lifetime="persistent",
+            cxx_compiler=str(self.compiler),
+        ):
+            yield
+
+
+@pytest.fixture(scope="session")
+def native_session(tmp_path_factory: pytest.TempPathFactory) -> NativeSession:
+    for tool in ("nanobind", "cmake", "ninja"):
+        pytest.importorskip(tool)
+    real = shutil.which("c++") or shutil.which("g++") or shutil.which("clang++")
+    if real is None:
+        pytest.skip("no C++ compiler on PATH")
+    root = tmp_path_factory.mktemp("native")
+    log = root / "compiler-calls.log"
+    wrapper = root / "logging-c++"
+    wrapper.write_text(f'#!/bin/sh\nprintf "%s\\n" "$*" >> "{log}"\nexec "{real}" "$@"\n')
+    wrapper.chmod(wrapper.stat().st_mode | stat.S_IXUSR)
+    session = NativeSession(cache_dir=root / "cache", compiler=wrapper, log=log)
+    with session.applied():
+        native.prepare_toolchain()
+    return session
+
+
+@pytest.fixture
+def native_env(native_session: NativeSession) -> Iterator[NativeSession]:
+    with native_session.applied():
+        yield native_session
+
+
+_CHILD = textwrap.dedent(
+    """\
+    import json, pathlib, sys, time
+    from gt4py.infra import native
+    name, sources, barrier = sys.argv[1], json.loads(sys.argv[2]), sys.argv[3:]
+    if barrier:  # announce readiness, then start together with the sibling process
+        ready, go = map(pathlib.Path, barrier)
+        ready.touch()
+        while not go.exists():
+            time.sleep(0.005)
+    module = native.load_extension(native.build_extension(name, sources))
+    print(module.add(40, 2))
+    """
+)
+
+
+def run_child(session: NativeSession, name: str, sources: dict[str, str]) -> str:
+    completed = subprocess.run(
+        [sys.executable, "-c", _CHILD, name, json.dumps(sources)],
+        env=session.environment(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr
+    return completed.stdout.strip()
+
+
+def compiles_of(calls: list[str], source: str) -> list[str]:
+    return [call for call in calls if f"-c src/{source}" in call]
+
+
+# -- building and loading -------------------------------------------------------------------------
+
+
+def test_module_builds_imports_and_computes(native_env: NativeSession) -> None:
+    before = len(native_env.calls())
+    path = native.build_extension("adder", adder_sources("adder", "basic"))
+
+    assert path.name == "adder" + str(sysconfig.get_config_var("EXT_SUFFIX"))
+    assert path.is_relative_to(native_env.cache_dir / "native" / "modules")
+    module = native.load_extension(path)
+    assert module.add(2, 3) == 5
+    assert module.total(np.arange(5, dtype=np.float64)) == 10.0
+    with pytest.raises(TypeError):  # nanobind's own signature check: 1-D only
+        module.total(np.ones((2, 2)))
+
+    # The toolchain was configured before: a new module is one compile and one link.
+    new_calls = native_env.calls()[before:]
+    assert len(new_calls) == 2, new_calls
+    assert len(compiles_of(new_calls, "adder.cpp")) == 1
+    assert "-shared" in new_calls[1]
+
+
+def test_second_build_in_the_same_process_is_a_hit(native_env: NativeSession) -> None:
+    sources = adder_sources("adder", "same-process")
+    first = native.build_extension("adder", sources)
+    before = len(native_env.calls())
+    assert native.build_extension("adder", sources) == first
+    assert len(native_env.calls()) == before
+
+
+def test_build_in_a_fresh_process_is_a_hit_running_no_compiler(native_env: NativeSession) -> None:
+    sources = adder_sources("adder", "fresh-process")
+    native.build_extension("adder", sources)
+    before = native_env.calls()
+
+    assert run_child(native_env, "adder", sources) == "42"
+    assert native_env.calls() == before  # not even `c++ --version`
+
+
+def test_changed_sources_are_rebuilt(native_env: NativeSession) -> None:
+    first = native.build_extension("adder", adder_sources("adder", "version-1"))
+    second = native.build_extension("adder", adder_sources("adder", "version-2"))
+    assert first != second
+    assert first.is_file() and second.is_file()
+
+
+def test_two_processes_building_one_module_build_it_once(
+    native_env: NativeSession, tmp_path: pathlib.Path
+) -> None:
+    sources = adder_sources("racer", "two-processes")
+    go = tmp_path / "go"
+    children: list[tuple[pathlib.Path, subprocess.Popen[str]]] = []
+    for index in range(2):
+        ready = tmp_path / f"ready-{index}"
+        command = [sys.executable, "-c", _CHILD, "racer", json.dumps(sources), str(ready), str(go)]
+        child = subprocess.Popen(
+            command, env=native_env.environment(), stdout=subprocess.PIPE, text=True
+        )
+        children.append((ready, child))
+    deadline = time.monotonic() + 120
+    while not all(ready.exists() for ready, _ in children):
+        assert time.monotonic() < deadline, "child processes did not start"
+        time.sleep(0.01)
+    go.touch()  # both start building now
+    outputs = [child.communicate(timeout=300)[0].strip() for _, child in children]
+
+    assert [child.returncode for _, child in children] == [0, 0]
+    assert outputs == ["42", "42"]
+    assert len(compiles_of(native_env.calls(), "racer.cpp")) == 1
+
+
+def test_threads_building_one_module_build_it_once(native_env: NativeSession) -> None:
+    sources = adder_sources("threaded", "threads")
+    results: list[pathlib.Path] = []
+    errors: list[BaseException] = []
+    start = threading.Barrier(4)
+
+    def build() -> None:
+        start.wait()
+        try:
+            results.append(native.build_extension("threaded", sources))
+        except BaseException as error:
+            errors.append(error)
+
+    threads = [threading.Thread(target=build) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert not errors, errors
+    assert len(results) == 4 and len(set(results)) == 1
+    assert len(compiles_of(native_env.calls(), "threaded.cpp")) == 1
+    assert native.load_extension(results[0]).add(1, 1) == 2
+
+
+# -- compiler errors ------------------------------------------------------------------------------
+
+BROKEN = textwrap.dedent(
+    """\
+    #include <nanobind/nanobind.h>
+    int broken() {
+        return 1 +;
+    }
+    NB_MODULE(broken, m) { m.def("broken", &broken); }
+    """
+)
+
+
+def test_syntax_error_is_one_compilation_error_with_the_message_and_kept_sources(
+    native_env: NativeSession,
+) -> None:
+    with pytest.raises(native.CompilationError) as info:
+        native.build_extension("broken", {"broken.cpp": BROKEN})
+    error = info.value
+
+    assert error.module_name == "broken"
+    assert "broken.cpp:3" in error.compiler_output  # the compiler names the bad line
+    assert "return 1 +;" in error.compiler_output
+    assert "broken.cpp:3" in str(error)
+    assert str(error.source_dir) in str(error)
+    assert (error.source_dir / "src" / "broken.cpp").read_text() == BROKEN
+    assert (error.source_dir / "build.ninja").is_file()
+    # Kept outside the published modules, and nothing was published.
+    modules = native_env.cache_dir / "native" / "modules"
+    assert not error.source_dir.is_relative_to(modules)
+    assert not list((modules / "_dirs").glob("*/broken*"))
+
+    # Not cached as a success: building again fails again.
+    with pytest.raises(native.CompilationError):
+        native.build_extension("broken", {"broken.cpp": BROKEN})
+
+
+def test_kept_failed_build_reproduces_the_error_with_ninja(native_env: NativeSession) -> None:
+    sources = {"broken.cpp": BROKEN.replace("return 1 +;", "return undeclared_name;")}
+    with pytest.raises(native.CompilationError) as info:
+        native.build_extension("broken", sources)
+    rerun = _tools.run_tool(_tools.find_ninja(), ["-C", str(info.value.source_dir)])
+    assert rerun.returncode != 0
+    assert "undeclared_name" in rerun.stdout
+
+
+def test_broken_toolchain_is_a_toolchain_error_with_the_kept_probe(
+    native_env: NativeSession, tmp_path: pathlib.Path
+) -> None:
+    refusing = tmp_path / "refusing-c++"
+    refusing.write_text(
+        '#!/bin/sh\nif [ "$1" = --version ]; then echo "refusing 1.0"; exit 0; fi\n'
+        "echo 'refusing compiler: no' >&2\nexit 1\n"
+    )
+    refusing.chmod(refusing.stat().st_mode | stat.S_IXUSR)
+    with (
+        config.overrides(cxx_compiler=str(refusing)),
+        pytest.raises(native.ToolchainError, match="setting up the native toolchain") as info,
+    ):
+        native.build_extension("adder", adder_sources("adder", "refused"))
+    assert "kept in" in str(info.value)
+    assert info.value.output
+
+
+# -- options --------------------------------------------------------------------------------------
+
+
+def test_options_reach_the_compiler(native_env: NativeSession, tmp_path: pathlib.Path) -> None:
+    include = tmp_path / "include"
+    include.mkdir()
+    (include / "scale.hpp").write_text("int scale(int value);\n")
+    sources = {
+        "scale.cpp": '#include "scale.hpp"\nint scale(int value) { return FACTOR * value; }\n',
+        "options_mod.cpp": textwrap.dedent(
+            """\
+            #include <concepts>  // C++20
+            #include <nanobind/nanobind.h>
+            #include <scale.hpp>
+            #include "local/offset.hpp"
+            template <std::integral T> T shifted(T value) { return scale(value) + OFFSET; }
+            NB_MODULE(options_mod, m) {
+                m.def("shifted", &shifted<int>);
+                m.def("label", []() { return LABEL; });
+            }
+            """
+        ),
+        "local/offset.hpp": "#define OFFSET 1\n",
+    }
+    options = native.BuildOptions(
+        cxx_standard=20,
+        defines={"FACTOR": 3, "LABEL": '"with options"'},
+        include_dirs=[include],
+        libraries=["m"],
+    )
+    before = len(native_env.calls())
+    module = native.load_extension(native.build_extension("options_mod", sources, options))
+
+    assert module.shifted(5) == 16
+    assert module.label() == "with options"
+    new_calls = native_env.calls()[before:]
+    assert len(new_calls) == 3  # two sources, one link
+    assert all("-std=c++20" in call for call in compiles_of(new_calls, ""))
+
+
+def test_openmp_module(native_env: NativeSession) -> None:
+    toolchain = json.loads((native.prepare_toolchain() / "toolchain.json").read_text())
+    sources = {
+        "omp_mod.cpp": textwrap.dedent(
+            """\
+            #include <nanobind/nanobind.h>
+            #include <omp.h>
+            NB_MODULE(omp_mod, m) {
+                m.def("max_threads", []() { return omp_get_max_threads(); });
+                m.def("parallel_sum", [](long n) {
+                    long sum = 0;
+                    #pragma omp parallel for reduction(+ : sum)
+                    for (long i = 0; i < n; ++i) sum += i;
+                    return sum;
+                });
+            }
+            """
+        )
+    }
+    options = native.BuildOptions(openmp=True)
+    if toolchain["openmp_flags"] is None:
+        with pytest.raises(native.ToolchainError, match="OpenMP"):
+            native.build_extension("omp_mod", sources, options)
+        return
+    module = native.load_extension(native.build_extension("omp_mod", sources, options))
+    assert module.max_threads() >= 1
+    assert module.parallel_sum(100_000) == 100_000 * 99_999 // 2
+    openmp_flags = " ".join(toolchain["openmp_flags"])
+    assert all(openmp_flags in call for call in compiles_of(native_env.calls(), "omp_mod.cpp"))
+
+
+# -- CUDA -----------------------------------------------------------------------------------------
+
+CUDA_SOURCE = textwrap.dedent(
+    """\
+    #include <nanobind/nanobind.h>
+    #include <cuda_runtime.h>
+
+    __global__ void iota(int* out, int n) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        if (i < n) out[i] = i;
+    }
+
+    static int device_count() {
+        int count = 0;
+        return cudaGetDeviceCount(&count) == cudaSuccess ? count : 0;
+    }
+
+    static long iota_sum(int n) {  // runs a kernel: needs a GPU
+        int* device = nullptr;
+        cudaMalloc(&device, n * sizeof(int));
+        iota<<<(n + 127) / 128, 128>>>(device, n);
+        int* host = new int[n];
+        cudaMemcpy(host, device, n * sizeof(int), cudaMemcpyDeviceToHost);
+        cudaFree(device);
+        long sum = 0;
+        for (int i = 0; i < n; ++i) sum += host[i];
+        delete[] host;
+        return sum;
+    }
+
+    NB_MODULE(cuda_mod, m) {
+    #ifdef __CUDACC__
+        m.def("compiled_by_nvcc", []() { return true; });
+    #endif
+        m.def("device_count", &device_count);
+        m.def("iota_sum", &iota_sum);
+    }
+    """
+)
+
+
+@pytest.fixture
+def nvcc_present() -> None:
+    try:
+        _tools.find_nvcc()
+    except native.ToolchainError as error:
+        pytest.skip(str(error))
+
+
+def test_cuda_source_is_compiled_with_nvcc(native_env: NativeSession, nvcc_present: None) -> None:
+    path = native.build_extension(
+        "cuda_mod", {"cuda_mod.cu": CUDA_SOURCE}, native.BuildOptions(cuda=True)
+    )
+    assert path.is_file()
+    build_ninja = (path.parent / "build.ninja").read_text()
+    assert "build obj/cuda_mod.cu.o: cuda src/cuda_mod.cu" in build_ninja
+    # nvcc drives the session's compiler as its host compiler.
+    assert any("cuda_mod" in call for call in native_env.calls())
+
+
+@pytest.mark.requires_gpu
+def test_cuda_module_runs_a_kernel(native_env: NativeSession, nvcc_present: None) -> None:
+    path = native.build_extension(
+        "cuda_mod", {"cuda_mod.cu": CUDA_SOURCE}, native.BuildOptions(cuda=True)
+    )
+    module = native.load_extension(path)  # the CUDA runtime is linked statically
+    assert module.compiled_by_nvcc()
+    if module.device_count() == 0:
+        pytest.skip("no CUDA device")
+    assert module.iota_sum(1000) == 999 * 1000 // 2
+
+
+def test_cache_lists_native_entries(native_env: NativeSession) -> None:
+    native.build_extension("adder", adder_sources("adder", "listed"))
+    listing = subprocess.run(
+        [sys.executable, "-m", "gt4py.infra.cache", "info"],
+        env=native_env.environment(),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert listing.returncode == 0, listing.stderr
+    assert "native/modules" in listing.stdout
+    assert "native/toolchains" in listing.stdout
