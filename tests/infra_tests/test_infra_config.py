@@ -231,7 +231,11 @@ def test_cli_lists_settings_with_source(tmp_path):
 def test_cli_reports_bad_value(tmp_path):
     env = dict(os.environ, GT4PY_BUILD_JOBS="lots")
     out = subprocess.run(
-        [sys.executable, "-m", "gt4py.infra.config"], check=False, env=env, capture_output=True, text=True
+        [sys.executable, "-m", "gt4py.infra.config"],
+        check=False,
+        env=env,
+        capture_output=True,
+        text=True,
     )
     assert out.returncode == 1
     assert "GT4PY_BUILD_JOBS='lots'" in out.stderr

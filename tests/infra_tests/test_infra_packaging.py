@@ -62,7 +62,15 @@ def test_infra_wheel_installs_alone(dist_dir, tmp_path):
     subprocess.run(["uv", "venv", "--quiet", "-p", sys.executable, str(venv)], check=True)
     python = venv / "bin" / "python"
     subprocess.run(
-        ["uv", "pip", "install", "--quiet", "-p", str(python), str(_wheel(dist_dir, "gt4py_infra"))],
+        [
+            "uv",
+            "pip",
+            "install",
+            "--quiet",
+            "-p",
+            str(python),
+            str(_wheel(dist_dir, "gt4py_infra")),
+        ],
         check=True,
     )
     code = (
