@@ -18,7 +18,10 @@ nox.options.sessions = ["lint", "tach", "mypy", "tests"]
 
 REPO = pathlib.Path(__file__).parent
 PACKAGES = ["infra", "eve", "storage", "next", "cartesian"]
-PYTHON_312 = pathlib.Path(os.environ.get("PYENV_ROOT", "~/.pyenv")).expanduser() / "versions/3.12.1/bin/python3.12"
+PYTHON_312 = (
+    pathlib.Path(os.environ.get("PYENV_ROOT", "~/.pyenv")).expanduser()
+    / "versions/3.12.1/bin/python3.12"
+)
 PYTHONS = ["3.11"] + ([str(PYTHON_312)] if PYTHON_312.exists() else [])
 
 

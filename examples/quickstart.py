@@ -61,9 +61,7 @@ NB_MODULE(quickstart_laplacian, m) {
 
 def numpy_laplacian(a: np.ndarray) -> np.ndarray:
     out = np.zeros_like(a)
-    out[1:-1, 1:-1] = (
-        -4.0 * a[1:-1, 1:-1] + a[2:, 1:-1] + a[:-2, 1:-1] + a[1:-1, 2:] + a[1:-1, :-2]
-    )
+    out[1:-1, 1:-1] = -4.0 * a[1:-1, 1:-1] + a[2:, 1:-1] + a[:-2, 1:-1] + a[1:-1, 2:] + a[1:-1, :-2]
     return out
 
 
@@ -95,7 +93,9 @@ def main() -> None:
     if not np.allclose(result, expected, rtol=1e-12, atol=1e-12):
         raise SystemExit(f"FAILED: C++ Laplacian differs from numpy (max error {error:.3e})")
 
-    print(f"cache root:           {config.cache_root()}  [{config.resolve('build_cache_dir').source}]")
+    print(
+        f"cache root:           {config.cache_root()}  [{config.resolve('build_cache_dir').source}]"
+    )
     print(f"module:               {module_path}")
     print(f"build or cache lookup (worker process, incl. its start): {build_seconds:.2f} s")
     print(f"laplacian {SHAPE}:  median {statistics.median(timings) * 1e3:.2f} ms over 10 calls")
