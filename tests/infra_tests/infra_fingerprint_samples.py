@@ -18,7 +18,7 @@ import numpy as np
 
 
 class Axis(enum.Enum):
-    I = "I"  # noqa: E741  (the grid axis is called I)
+    I = "I"
     J = "J"
     K = "K"
 
