@@ -1,0 +1,484 @@
+"""Index ranges and domains: where a field is defined.
+
+A :class:`UnitRange` is a half-open interval of integers whose ends may be infinite; a
+:class:`Domain` is a box, one named range per dimension. Infinite ranges describe broadcast
+values (a scalar is defined everywhere) and domain conditions (``K < 5``).
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, Final, NamedTuple, TypeAlias, overload
+
+from ._dimensions import Dimension, promote_dims
+
+
+INFINITY: Final = math.inf
+
+
+class Infinity:
+    """The unbounded ends of a :class:`UnitRange` (plain ``±math.inf``)."""
+
+    POSITIVE: Final = math.inf
+    NEGATIVE: Final = -math.inf
+
+
+Bound: TypeAlias = int | float  # an int, or ±math.inf
+
+
+def _bound(value: object, *, lower: bool) -> Bound:
+    if value is None:
+        return -INFINITY if lower else INFINITY
+    if isinstance(value, float) and math.isinf(value):
+        if (value < 0) != lower:
+            side = "start" if lower else "stop"
+            raise ValueError(f"a UnitRange {side} cannot be {value}")
+        return value
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise TypeError(f"UnitRange bounds must be integers (or None for unbounded), got {value!r}")
+    return operator.index(value)
+
+
+def _fmt_bound(value: Bound) -> str:
+    if value == INFINITY:
+        return "inf"
+    if value == -INFINITY:
+        return "-inf"
+    return str(value)
+
+
+class UnitRange(Sequence[int]):
+    """The integers ``start <= i < stop``; either end may be unbounded (``None`` / ``±math.inf``).
+
+    Every empty range is normalized to ``UnitRange(0, 0)``.
+    """
+
+    __slots__ = ("start", "stop")
+
+    start: Bound
+    stop: Bound
+
+    def __init__(self, start: object, stop: object) -> None:
+        lo = _bound(start, lower=True)
+        hi = _bound(stop, lower=False)
+        if lo >= hi:
+            lo = hi = 0
+        self.start = lo
+        self.stop = hi
+
+    @classmethod
+    def _make(cls, start: Bound, stop: Bound) -> UnitRange:
+        """Fast path for already validated bounds."""
+        rng = object.__new__(cls)
+        if start >= stop:
+            start = stop = 0
+        rng.start = start
+        rng.stop = stop
+        return rng
+
+    @classmethod
+    def infinite(cls) -> UnitRange:
+        return cls._make(-INFINITY, INFINITY)
+
+    def is_finite(self) -> bool:
+        return self.start != -INFINITY and self.stop != INFINITY
+
+    def is_left_finite(self) -> bool:
+        return self.start != -INFINITY
+
+    def is_right_finite(self) -> bool:
+        return self.stop != INFINITY
+
+    def is_empty(self) -> bool:
+        return self.start == self.stop
+
+    def __len__(self) -> int:
+        if not self.is_finite():
+            raise ValueError(f"{self!r} is unbounded and has no length")
+        return int(self.stop - self.start)
+
+    def __iter__(self) -> Iterator[int]:
+        if not self.is_finite():
+            raise ValueError(f"cannot iterate over the unbounded {self!r}")
+        return iter(range(int(self.start), int(self.stop)))
+
+    @overload
+    def __getitem__(self, index: int) -> int: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> UnitRange: ...
+
+    def __getitem__(self, index: int | slice) -> int | UnitRange:
+        positions = range(int(self.start), int(self.stop)) if self.is_finite() else None
+        if positions is None:
+            raise ValueError(f"cannot index the unbounded {self!r}")
+        selected = positions[index]
+        if isinstance(selected, range):
+            if selected.step != 1:
+                raise ValueError(f"a UnitRange can only be sliced with step 1, got {index!r}")
+            return UnitRange._make(selected.start, selected.stop)
+        return selected
+
+    def __contains__(self, value: object) -> bool:
+        if isinstance(value, bool) or not hasattr(value, "__index__"):
+            return False
+        return self.start <= operator.index(value) < self.stop
+
+    def __and__(self, other: UnitRange) -> UnitRange:
+        if not isinstance(other, UnitRange):
+            return NotImplemented
+        return UnitRange._make(max(self.start, other.start), min(self.stop, other.stop))
+
+    def __add__(self, offset: int) -> UnitRange:
+        if self.is_empty():
+            return self
+        return UnitRange._make(self.start + offset, self.stop + offset)
+
+    def __sub__(self, offset: int) -> UnitRange:
+        if self.is_empty():
+            return self
+        return UnitRange._make(self.start - offset, self.stop - offset)
+
+    def __le__(self, other: UnitRange) -> bool:
+        """Whether ``self`` lies inside ``other``."""
+        return self.is_empty() or (self.start >= other.start and self.stop <= other.stop)
+
+    def __ge__(self, other: UnitRange) -> bool:
+        return other <= self
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not UnitRange:
+            return NotImplemented
+        return self.start == other.start and self.stop == other.stop
+
+    def __hash__(self) -> int:
+        return hash((self.start, self.stop))
+
+    def __reduce__(self) -> tuple[type[UnitRange], tuple[Bound, Bound]]:
+        return (UnitRange, (self.start, self.stop))
+
+    def __repr__(self) -> str:
+        return f"UnitRange({_fmt_bound(self.start)}, {_fmt_bound(self.stop)})"
+
+    def __str__(self) -> str:
+        return f"[{_fmt_bound(self.start)}, {_fmt_bound(self.stop)})"
+
+
+RangeLike: TypeAlias = UnitRange | range | tuple[object, object] | int | None
+
+
+def unit_range(value: RangeLike) -> UnitRange:
+    """A :class:`UnitRange` from ``UnitRange``, ``range`` (step 1), ``(start, stop)`` or a size."""
+    if isinstance(value, UnitRange):
+        return value
+    if isinstance(value, range):
+        if value.step != 1:
+            raise ValueError(f"a UnitRange needs step 1, got {value!r}")
+        return UnitRange(value.start, value.stop)
+    if isinstance(value, tuple) and len(value) == 2:
+        return UnitRange(value[0], value[1])
+    if value is None:
+        return UnitRange.infinite()
+    if not isinstance(value, bool) and hasattr(value, "__index__"):
+        size = operator.index(value)
+        if size < 0:
+            raise ValueError(f"a size must not be negative, got {size}")
+        return UnitRange(0, size)
+    raise TypeError(
+        f"cannot make a UnitRange from {value!r}: use a size, (start, stop), range or UnitRange"
+    )
+
+
+class NamedRange(NamedTuple):
+    """One dimension with its range."""
+
+    dim: Dimension
+    unit_range: UnitRange
+
+    def __str__(self) -> str:
+        return f"{self.dim}={self.unit_range}"
+
+
+def named_range(value: tuple[Dimension, RangeLike]) -> NamedRange:
+    if isinstance(value, NamedRange):
+        return value
+    if not (isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], Dimension)):
+        raise TypeError(f"expected a (Dimension, range) pair, got {value!r}")
+    return NamedRange(value[0], unit_range(value[1]))
+
+
+class Domain(Sequence[NamedRange]):
+    """A box: one :class:`UnitRange` per :class:`Dimension`, in the order of ``dims``.
+
+    ``Domain(NamedRange(I, UnitRange(0, 10)), ...)``, ``Domain(dims=(I, J), ranges=(...))`` or,
+    most conveniently, :func:`domain` (``domain({I: 10, J: (1, 5)})``).
+    """
+
+    __slots__ = ("_bounds", "dims", "ranges")
+
+    dims: tuple[Dimension, ...]
+    ranges: tuple[UnitRange, ...]
+    _bounds: tuple[tuple[Bound, Bound], ...] | None
+
+    def __init__(
+        self,
+        *args: NamedRange | tuple[Dimension, RangeLike],
+        dims: Sequence[Dimension] | None = None,
+        ranges: Sequence[RangeLike] | None = None,
+    ) -> None:
+        if dims is not None or ranges is not None:
+            if args:
+                raise TypeError("Domain takes either named ranges or dims=/ranges=, not both")
+            if dims is None or ranges is None:
+                raise TypeError("Domain needs both dims= and ranges=")
+            if len(dims) != len(ranges):
+                raise ValueError(
+                    f"Domain got {len(dims)} dims but {len(ranges)} ranges; they must pair up"
+                )
+            pairs = [named_range((d, r)) for d, r in zip(dims, ranges, strict=True)]
+        else:
+            pairs = [named_range(a) for a in args]
+        dims_t = tuple(p.dim for p in pairs)
+        if len(set(dims_t)) != len(dims_t):
+            raise ValueError(f"Domain lists a dimension twice: {', '.join(map(str, dims_t))}")
+        self.dims = dims_t
+        self.ranges = tuple(p.unit_range for p in pairs)
+        self._bounds = None
+
+    @classmethod
+    def _make(cls, dims: tuple[Dimension, ...], ranges: tuple[UnitRange, ...]) -> Domain:
+        """Fast path for already validated dims and ranges."""
+        dom = object.__new__(cls)
+        dom.dims = dims
+        dom.ranges = ranges
+        dom._bounds = None
+        return dom
+
+    # -- sequence protocol ----------------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return len(self.dims)
+
+    def __iter__(self) -> Iterator[NamedRange]:
+        return (NamedRange(d, r) for d, r in zip(self.dims, self.ranges, strict=True))
+
+    @overload
+    def __getitem__(self, index: int | Dimension) -> NamedRange: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Domain: ...
+
+    def __getitem__(self, index: int | slice | Dimension) -> NamedRange | Domain:
+        if isinstance(index, Dimension):
+            pos = self.dim_index(index)
+            if pos is None:
+                raise KeyError(f"{index} is not a dimension of {self}")
+            index = pos
+        if isinstance(index, slice):
+            return Domain._make(self.dims[index], self.ranges[index])
+        return NamedRange(self.dims[index], self.ranges[index])
+
+    def dim_index(self, dim: Dimension) -> int | None:
+        """The position of ``dim`` in this domain, or ``None``."""
+        for i, d in enumerate(self.dims):
+            if d is dim or d == dim:
+                return i
+        return None
+
+    # -- properties -----------------------------------------------------------------------------
+
+    @property
+    def ndim(self) -> int:
+        return len(self.dims)
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return tuple(len(r) for r in self.ranges)
+
+    @property
+    def size(self) -> int | None:
+        return math.prod(self.shape) if self.is_finite() else None
+
+    def is_finite(self) -> bool:
+        return all(r.is_finite() for r in self.ranges)
+
+    def is_empty(self) -> bool:
+        return any(r.start == r.stop for r in self.ranges)
+
+    # -- algebra --------------------------------------------------------------------------------
+
+    def __and__(self, other: Domain | DomainUnion) -> Any:
+        """Intersection; a dimension missing on one side is unbounded there."""
+        if isinstance(other, DomainUnion):
+            return DomainUnion(self) & other
+        if not isinstance(other, Domain):
+            return NotImplemented
+        if self.dims == other.dims:
+            return Domain._make(
+                self.dims, tuple(a & b for a, b in zip(self.ranges, other.ranges, strict=True))
+            )
+        dims = promote_dims(self.dims, other.dims)
+        ranges = []
+        for dim in dims:
+            rng = UnitRange.infinite()
+            for dom in (self, other):
+                pos = dom.dim_index(dim)
+                if pos is not None:
+                    rng = rng & dom.ranges[pos]
+            ranges.append(rng)
+        return Domain._make(dims, tuple(ranges))
+
+    def __or__(self, other: Domain | DomainUnion) -> DomainUnion:
+        if not isinstance(other, (Domain, DomainUnion)):
+            return NotImplemented
+        return DomainUnion(self) | other
+
+    def __invert__(self) -> DomainUnion:
+        """The complement, as a union of half-spaces (not necessarily disjoint)."""
+        if self.is_empty():
+            return DomainUnion(Domain())
+        parts = []
+        for dim, rng in zip(self.dims, self.ranges, strict=True):
+            if rng.is_left_finite():
+                parts.append(Domain._make((dim,), (UnitRange._make(-INFINITY, rng.start),)))
+            if rng.is_right_finite():
+                parts.append(Domain._make((dim,), (UnitRange._make(rng.stop, INFINITY),)))
+        return DomainUnion(*parts)
+
+    def replace(self, index: int | Dimension, *named_ranges: NamedRange) -> Domain:
+        """This domain with the entry at ``index`` replaced by ``named_ranges`` (none: removed)."""
+        if isinstance(index, Dimension):
+            pos = self.dim_index(index)
+            if pos is None:
+                raise KeyError(f"{index} is not a dimension of {self}")
+            index = pos
+        if index < 0:
+            index += len(self.dims)
+        new = [named_range(nr) for nr in named_ranges]
+        dims = self.dims[:index] + tuple(n.dim for n in new) + self.dims[index + 1 :]
+        ranges = self.ranges[:index] + tuple(n.unit_range for n in new) + self.ranges[index + 1 :]
+        if len(set(dims)) != len(dims):
+            raise ValueError(f"replacing gives repeated dimensions: {', '.join(map(str, dims))}")
+        return Domain._make(dims, ranges)
+
+    # -- identity -------------------------------------------------------------------------------
+
+    def _key(self) -> tuple[tuple[Bound, Bound], ...]:
+        bounds = self._bounds
+        if bounds is None:
+            bounds = self._bounds = tuple((r.start, r.stop) for r in self.ranges)
+        return bounds
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not Domain:
+            return NotImplemented
+        return self is other or (self.dims == other.dims and self._key() == other._key())
+
+    def __ne__(self, other: object) -> bool:
+        result = self.__eq__(other)
+        return result if result is NotImplemented else not result
+
+    def __hash__(self) -> int:
+        return hash((self.dims, self._key()))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild_domain, (self.dims, tuple((r.start, r.stop) for r in self.ranges)))
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{d}={r}" for d, r in zip(self.dims, self.ranges, strict=True))
+        return f"Domain({inner})"
+
+    __str__ = __repr__
+
+
+def _rebuild_domain(dims: tuple[Dimension, ...], bounds: tuple[tuple[Bound, Bound], ...]) -> Domain:
+    return Domain._make(dims, tuple(UnitRange._make(a, b) for a, b in bounds))
+
+
+class DomainUnion:
+    """A union of domains, e.g. ``(I == 0) | (I >= n - 1)``: a condition for ``concat_where``.
+
+    The parts may overlap; a point belongs to the union when it lies in any part.
+    """
+
+    __slots__ = ("domains",)
+
+    domains: tuple[Domain, ...]
+
+    def __init__(self, *domains: Domain) -> None:
+        for d in domains:
+            if not isinstance(d, Domain):
+                raise TypeError(f"DomainUnion takes Domain objects, got {d!r}")
+        self.domains = tuple(domains)
+
+    def __iter__(self) -> Iterator[Domain]:
+        return iter(self.domains)
+
+    def __len__(self) -> int:
+        return len(self.domains)
+
+    def __or__(self, other: Domain | DomainUnion) -> DomainUnion:
+        if isinstance(other, Domain):
+            return DomainUnion(*self.domains, other)
+        if isinstance(other, DomainUnion):
+            return DomainUnion(*self.domains, *other.domains)
+        return NotImplemented
+
+    __ror__ = __or__
+
+    def __and__(self, other: Domain | DomainUnion) -> DomainUnion:
+        others = (other,) if isinstance(other, Domain) else getattr(other, "domains", None)
+        if others is None:
+            return NotImplemented
+        parts = [a & b for a in self.domains for b in others]
+        return DomainUnion(*(p for p in parts if not p.is_empty()))
+
+    __rand__ = __and__
+
+    def __invert__(self) -> DomainUnion:
+        result = DomainUnion(Domain())
+        for part in self.domains:
+            result = result & ~part
+        return result
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, DomainUnion):
+            return NotImplemented
+        return self.domains == other.domains
+
+    def __hash__(self) -> int:
+        return hash(self.domains)
+
+    def __repr__(self) -> str:
+        if not self.domains:
+            return "DomainUnion()"
+        return " | ".join(f"({d!r})" for d in self.domains)
+
+
+DomainLike: TypeAlias = (
+    Domain | Mapping[Dimension, RangeLike] | Sequence[NamedRange | tuple[Dimension, RangeLike]]
+)
+
+
+def domain(value: DomainLike) -> Domain:
+    """A :class:`Domain` from a domain-like value.
+
+    ``domain({I: 10, J: (1, 5)})`` is ``I`` in ``[0, 10)`` and ``J`` in ``[1, 5)``; ranges may be
+    sizes, ``(start, stop)`` pairs (``None`` for unbounded), ``range`` or :class:`UnitRange`.
+    A sequence of ``(Dimension, range)`` pairs works too.
+    """
+    if isinstance(value, Domain):
+        return value
+    if isinstance(value, Mapping):
+        for key in value:
+            if not isinstance(key, Dimension):
+                raise TypeError(f"domain keys must be Dimension objects, got {key!r}")
+        return Domain(*(named_range((d, r)) for d, r in value.items()))
+    if isinstance(value, Sequence) and not isinstance(value, str):
+        return Domain(*(named_range(v) for v in value))
+    raise TypeError(
+        f"cannot make a Domain from {value!r}: use a Domain, a {{Dimension: range}} dict or "
+        "a sequence of (Dimension, range) pairs"
+    )

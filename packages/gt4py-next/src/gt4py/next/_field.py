@@ -1,0 +1,176 @@
+"""The field abstraction: values over a domain, and how annotations name their type.
+
+:class:`Field` is the interface every field implementation offers (the embedded ndarray field
+today; backends may add their own). ``Field[Dims[I, J], float64]`` builds a
+:class:`FieldAnnotation` that the frontend reads to type operator arguments.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from gt4py.infra.definitions import SCALAR_TYPES
+
+from ._dimensions import Dimension, Dims
+from ._domain import Domain
+
+
+def scalar_dtype(dtype_like: object) -> np.dtype[Any]:
+    """The numpy dtype of a dtype-like (``gtx.float64``, ``np.int32``, ``"float32"``, ``float``).
+
+    Only the DSL's scalar types are accepted (bool, int8..int64, uint8..uint64, float32/64).
+    """
+    try:
+        dtype: np.dtype[Any] = np.dtype(dtype_like)  # type: ignore[call-overload]
+    except TypeError:
+        raise TypeError(f"{dtype_like!r} is not a dtype") from None
+    if dtype not in _SUPPORTED_DTYPES:
+        raise TypeError(
+            f"dtype {dtype} is not supported by gt4py.next "
+            "(supported: bool, int8..int64, uint8..uint64, float32, float64)"
+        )
+    return dtype
+
+
+_SUPPORTED_DTYPES = frozenset(SCALAR_TYPES.values())
+
+
+class FieldAnnotation:
+    """The type written as ``Field[Dims[I, J], float64]``: its dimensions and dtype.
+
+    ``dims`` is ``None`` for ``Field[..., dtype]`` (any dimensions).
+    """
+
+    __slots__ = ("dims", "dtype")
+
+    def __init__(self, dims: Sequence[Dimension] | None, dtype: object) -> None:
+        self.dims = None if dims is None else Dims(dims)
+        self.dtype = scalar_dtype(dtype)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, FieldAnnotation):
+            return NotImplemented
+        return self.dims == other.dims and self.dtype == other.dtype
+
+    def __hash__(self) -> int:
+        return hash((FieldAnnotation, self.dims, self.dtype))
+
+    def __repr__(self) -> str:
+        dims = "..." if self.dims is None else repr(self.dims)
+        return f"Field[{dims}, {self.dtype.name}]"
+
+
+def _field_annotation(params: object) -> FieldAnnotation:
+    if not (isinstance(params, tuple) and len(params) == 2):
+        raise TypeError(f"write Field[Dims[I, J], dtype], got Field[{params!r}]")
+    dims, dtype = params
+    if dims is Ellipsis:
+        return FieldAnnotation(None, dtype)
+    if isinstance(dims, Dimension):
+        dims = (dims,)
+    if not isinstance(dims, (list, tuple)):
+        raise TypeError(f"the first argument of Field[...] must be Dims[...], got {dims!r}")
+    return FieldAnnotation(dims, dtype)
+
+
+class Field(abc.ABC):
+    """A mapping from the points of a :class:`Domain` to scalars of one dtype.
+
+    Fields support arithmetic, comparison and logical operators (combining by dimension
+    name, over the intersection of domains), restriction ``f[domain]``, shifts ``f(I + 1)``,
+    ``f(E2V)``, ``f(E2V[0])``, ``f(Koff[1])``, and the builtins of ``gt4py.next``.
+    """
+
+    __slots__ = ()
+
+    def __class_getitem__(cls, params: object) -> FieldAnnotation:
+        return _field_annotation(params)
+
+    @property
+    @abc.abstractmethod
+    def domain(self) -> Domain: ...
+
+    @property
+    @abc.abstractmethod
+    def dtype(self) -> np.dtype[Any]: ...
+
+    @property
+    def codomain(self) -> type:
+        """The scalar type of the values (``numpy.float64``, ...)."""
+        return self.dtype.type
+
+    @property
+    @abc.abstractmethod
+    def ndarray(self) -> Any:
+        """The values as an array of the field's namespace, shaped like the domain."""
+
+    @abc.abstractmethod
+    def asnumpy(self) -> np.ndarray[Any, Any]:
+        """The values as a numpy array (copied from the device where needed)."""
+
+    @abc.abstractmethod
+    def restrict(self, index: Any) -> Any:
+        """The field on a sub-domain (``f[domain]``)."""
+
+    @abc.abstractmethod
+    def premap(self, *connectivities: Any) -> Field:
+        """The field read through shifts: ``f.premap(I + 1)`` is ``f(I + 1)``."""
+
+    @classmethod
+    def __gt_builtin_func__(cls, name: str) -> Callable[..., Any] | None:
+        """This field type's implementation of the builtin called ``name`` (or ``None``)."""
+        return None
+
+    def __bool__(self) -> bool:
+        raise TypeError(
+            "the truth value of a Field is ambiguous: use where(condition, a, b) to choose "
+            "values point by point"
+        )
+
+
+class Connectivity(Field):
+    """A field of indices into ``codomain``: the neighbour table behind an unstructured shift.
+
+    ``skip_value`` marks missing neighbours (``-1`` by convention) or is ``None``.
+    """
+
+    __slots__ = ()
+
+    @property
+    @abc.abstractmethod
+    def codomain(self) -> Dimension:  # type: ignore[override]
+        """The dimension the indices point into."""
+
+    @property
+    @abc.abstractmethod
+    def skip_value(self) -> int | None: ...
+
+    @property
+    def source_dim(self) -> Dimension:
+        """The dimension whose points the table rows belong to (e.g. ``E`` for E2V)."""
+        return self.domain.dims[0]
+
+    @property
+    def neighbor_dim(self) -> Dimension | None:
+        """The local dimension enumerating neighbours, or ``None`` for a one-to-one map."""
+        for dim in self.domain.dims:
+            if dim.kind.value == "local":
+                return dim
+        return None
+
+    @property
+    def max_neighbors(self) -> int:
+        dim = self.neighbor_dim
+        return 1 if dim is None else len(self.domain[dim].unit_range)
+
+    @property
+    @abc.abstractmethod
+    def has_skip_values(self) -> bool: ...
+
+
+def is_field(value: object) -> bool:
+    return isinstance(value, Field)

@@ -1,0 +1,64 @@
+"""The field model of gt4py.next: dimensions, ranges, domains, fields, connectivities, offsets."""
+
+from ._dimensions import (
+    CartesianConnectivity,
+    Dimension,
+    DimensionKind,
+    Dims,
+    GridType,
+    NamedIndex,
+    promote_dims,
+)
+from ._domain import (
+    Domain,
+    DomainLike,
+    DomainUnion,
+    Infinity,
+    NamedRange,
+    RangeLike,
+    UnitRange,
+    domain,
+    named_range,
+    unit_range,
+)
+from ._field import (
+    Connectivity,
+    Field,
+    FieldAnnotation,
+    is_field,
+    scalar_dtype,
+)
+from ._offsets import (
+    DynamicOffset,
+    FieldOffset,
+    IndexedFieldOffset,
+)
+
+
+__all__ = [
+    "CartesianConnectivity",
+    "Connectivity",
+    "Dimension",
+    "DimensionKind",
+    "Dims",
+    "Domain",
+    "DomainLike",
+    "DomainUnion",
+    "DynamicOffset",
+    "Field",
+    "FieldAnnotation",
+    "FieldOffset",
+    "GridType",
+    "IndexedFieldOffset",
+    "Infinity",
+    "NamedIndex",
+    "NamedRange",
+    "RangeLike",
+    "UnitRange",
+    "domain",
+    "is_field",
+    "named_range",
+    "promote_dims",
+    "scalar_dtype",
+    "unit_range",
+]

@@ -1,0 +1,663 @@
+"""Pointwise operations on embedded fields: operators, math builtins, ``where``, ``astype``.
+
+Operands combine by dimension name over the intersection of their domains. Typed operands
+(fields, numpy scalars) must share one dtype -- the DSL does not promote silently -- while
+Python literals adapt to it like numpy 2 (NEP 50): ``int32_field + 7`` stays int32.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Final
+
+import numpy as np
+
+from .._dimensions import Dimension
+from .._domain import INFINITY, Domain, UnitRange
+from .._field import scalar_dtype
+from .._special_functions import gamma as _gamma_kernel
+from . import _alignment, _array_ns, _lazy, _scratch
+from .exceptions import DomainError, FieldDTypeError
+from .nd_array_field import NdArrayField, is_field
+
+
+# -- operation descriptors -------------------------------------------------------------------
+
+NUMERIC: Final = "iuf"
+_BOOL: Final = np.dtype(np.bool_)
+_FLOAT64: Final = np.dtype(np.float64)
+
+
+class Op:
+    """One pointwise operation: its namespace function and the dtypes it accepts."""
+
+    __slots__ = ("accepts", "function_name", "kernel", "name", "result", "symbol")
+
+    def __init__(
+        self,
+        name: str,
+        symbol: str,
+        accepts: str,
+        *,
+        result: str = "same",
+        kernel: Callable[[Any], Callable[..., Any]] | None = None,
+    ) -> None:
+        self.name = name
+        self.symbol = symbol
+        self.accepts = accepts  # numpy dtype kinds accepted
+        self.result = result  # "same", "bool" or "float" (for integer operands)
+        self.function_name = name
+        self.kernel = kernel
+
+    def result_dtype(self, dtype: np.dtype[Any]) -> np.dtype[Any]:
+        """The dtype of the result for operands of ``dtype`` (numpy's rules, ahead of time)."""
+        if self.result == "bool":
+            return _BOOL
+        if self.result == "float" and dtype.kind in "iub":
+            return _FLOAT64
+        return dtype
+
+    def function(self, xp: Any) -> Callable[..., Any]:
+        if self.kernel is not None:
+            return self.kernel(xp)
+        return _array_ns.function(xp, self.function_name)
+
+    def check(self, dtype: np.dtype[Any]) -> None:
+        if dtype.kind not in self.accepts:
+            wanted = {"b": "bool", "iuf": "numeric", "iub": "integer or bool"}.get(
+                self.accepts, "numeric or bool"
+            )
+            raise FieldDTypeError(f"{self.symbol} needs {wanted} operands, got {dtype}")
+
+    def __repr__(self) -> str:
+        return f"Op({self.name})"
+
+
+ADD: Final[Op] = Op("add", "'+'", NUMERIC)
+SUBTRACT: Final[Op] = Op("subtract", "'-'", NUMERIC)
+MULTIPLY: Final[Op] = Op("multiply", "'*'", NUMERIC)
+DIVIDE: Final[Op] = Op("divide", "'/'", NUMERIC, result="float")
+FLOOR_DIVIDE: Final[Op] = Op("floor_divide", "'//'", NUMERIC)
+MOD: Final[Op] = Op("mod", "'%'", NUMERIC)
+POWER: Final[Op] = Op("power", "'**'", NUMERIC)
+NEGATIVE: Final[Op] = Op("negative", "unary '-'", NUMERIC)
+POSITIVE: Final[Op] = Op("positive", "unary '+'", NUMERIC)
+ABS: Final[Op] = Op("abs", "abs", NUMERIC)
+EQUAL: Final[Op] = Op("equal", "'=='", NUMERIC + "b", result="bool")
+NOT_EQUAL: Final[Op] = Op("not_equal", "'!='", NUMERIC + "b", result="bool")
+LESS: Final[Op] = Op("less", "'<'", NUMERIC, result="bool")
+LESS_EQUAL: Final[Op] = Op("less_equal", "'<='", NUMERIC, result="bool")
+GREATER: Final[Op] = Op("greater", "'>'", NUMERIC, result="bool")
+GREATER_EQUAL: Final[Op] = Op("greater_equal", "'>='", NUMERIC, result="bool")
+LOGICAL_AND: Final[Op] = Op("logical_and", "'&'", "b", result="bool")
+LOGICAL_OR: Final[Op] = Op("logical_or", "'|'", "b", result="bool")
+LOGICAL_XOR: Final[Op] = Op("logical_xor", "'^'", "b", result="bool")
+LOGICAL_NOT: Final[Op] = Op("logical_not", "'~'", "b", result="bool")
+MINIMUM: Final[Op] = Op("minimum", "minimum", NUMERIC)
+MAXIMUM: Final[Op] = Op("maximum", "maximum", NUMERIC)
+FMOD: Final[Op] = Op("fmod", "fmod", NUMERIC)
+
+
+def _gamma(xp: Any) -> Callable[[Any], Any]:
+    def gamma(x: Any) -> Any:
+        as_float = _array_ns.astype(xp, x, np.dtype(np.float64))
+        result = _gamma_kernel(xp, as_float)
+        return (
+            _array_ns.astype(xp, result, np.dtype(np.float32)) if x.dtype == np.float32 else result
+        )
+
+    return gamma
+
+
+MATH_FUNCTION_NAMES: Final = (
+    "sin",
+    "cos",
+    "tan",
+    "arcsin",
+    "arccos",
+    "arctan",
+    "sinh",
+    "cosh",
+    "tanh",
+    "arcsinh",
+    "arccosh",
+    "arctanh",
+    "sqrt",
+    "cbrt",
+    "exp",
+    "log",
+    "gamma",
+    "floor",
+    "ceil",
+    "trunc",
+    "isfinite",
+    "isinf",
+    "isnan",
+)
+
+MATH_OPS: Final[dict[str, Op]] = {
+    name: Op(name, name, NUMERIC, kernel=_gamma if name == "gamma" else None)
+    for name in MATH_FUNCTION_NAMES
+}
+MATH_OPS["abs"] = ABS
+
+# numpy ufunc name -> operation, for `np.sin(field)` and `np.float64(2) * field`.
+UFUNC_OPS: Final[dict[str, Op]] = {
+    **{name: op for name, op in MATH_OPS.items() if name != "gamma"},
+    "add": ADD,
+    "subtract": SUBTRACT,
+    "multiply": MULTIPLY,
+    "divide": DIVIDE,
+    "true_divide": DIVIDE,
+    "floor_divide": FLOOR_DIVIDE,
+    "remainder": MOD,
+    "mod": MOD,
+    "power": POWER,
+    "negative": NEGATIVE,
+    "positive": POSITIVE,
+    "absolute": ABS,
+    "equal": EQUAL,
+    "not_equal": NOT_EQUAL,
+    "less": LESS,
+    "less_equal": LESS_EQUAL,
+    "greater": GREATER,
+    "greater_equal": GREATER_EQUAL,
+    "logical_and": LOGICAL_AND,
+    "bitwise_and": LOGICAL_AND,
+    "logical_or": LOGICAL_OR,
+    "bitwise_or": LOGICAL_OR,
+    "logical_xor": LOGICAL_XOR,
+    "bitwise_xor": LOGICAL_XOR,
+    "logical_not": LOGICAL_NOT,
+    "invert": LOGICAL_NOT,
+    "minimum": MINIMUM,
+    "maximum": MAXIMUM,
+    "fmod": FMOD,
+}
+
+
+# -- operand handling ------------------------------------------------------------------------
+
+_LITERALS: Final = (bool, int, float)
+_INT_LIMITS: dict[np.dtype[Any], tuple[int, int]] = {}
+
+
+def literal(value: Any, dtype: np.dtype[Any], what: str) -> Any:
+    """A Python literal as a scalar of ``dtype``, following numpy 2's weak-scalar rules."""
+    if isinstance(value, bool):
+        return dtype.type(value)
+    kind = dtype.kind
+    if isinstance(value, int):
+        if kind in "iu":
+            limits = _INT_LIMITS.get(dtype)
+            if limits is None:
+                info = np.iinfo(dtype)
+                limits = _INT_LIMITS[dtype] = (int(info.min), int(info.max))
+            if not limits[0] <= value <= limits[1]:
+                raise OverflowError(
+                    f"{what}: the literal {value} does not fit in {dtype} "
+                    f"({limits[0]}..{limits[1]})"
+                )
+            return dtype.type(value)
+        if kind == "f":
+            return dtype.type(value)
+        raise FieldDTypeError(f"{what}: cannot combine the int literal {value} with a bool value")
+    if isinstance(value, float):
+        if kind == "f":
+            return dtype.type(value)
+        raise FieldDTypeError(
+            f"{what}: cannot combine the float literal {value} with a {dtype} value; "
+            f"cast with astype(..., float64) or write an integer literal"
+        )
+    raise TypeError(f"{what}: unsupported operand {value!r} of type {type(value).__name__}")
+
+
+def _typed_dtype(value: Any, what: str) -> np.dtype[Any] | None:
+    """The dtype a typed operand imposes, ``None`` for literals; refuses raw arrays."""
+    if is_field(value):
+        return value.dtype  # type: ignore[no-any-return]
+    if isinstance(value, _LITERALS):
+        return None
+    if isinstance(value, np.generic):
+        return scalar_dtype(value.dtype)
+    if getattr(value, "ndim", None) == 0 and _array_ns.namespace_of(value) is not None:
+        return scalar_dtype(value.dtype)
+    if _array_ns.namespace_of(value) is not None:
+        raise TypeError(
+            f"{what}: cannot combine a Field with a raw {type(value).__name__} (it has no "
+            "dimensions); wrap it with gtx.as_field(domain, array)"
+        )
+    raise TypeError(f"{what}: unsupported operand {value!r} of type {type(value).__name__}")
+
+
+def common_dtype(values: Sequence[Any], what: str) -> np.dtype[Any] | None:
+    """The one dtype of the typed operands; an error naming both when they differ."""
+    dtype = None
+    for value in values:
+        found = _typed_dtype(value, what)
+        if found is None:
+            continue
+        if dtype is None:
+            dtype = found
+        elif found != dtype:
+            raise FieldDTypeError(
+                f"{what}: operands have different dtypes ({dtype} and {found}); gt4py.next does "
+                f"not promote implicitly, convert one with astype(value, {dtype}) or "
+                f"astype(value, {found})"
+            )
+    return dtype
+
+
+def literal_dtype(values: Sequence[Any]) -> np.dtype[Any]:
+    """The dtype of an expression made only of Python literals (float > int > bool)."""
+    kinds = {type(v) for v in values}
+    if float in kinds:
+        return np.dtype(np.float64)
+    if int in kinds:
+        return np.dtype(np.int64)
+    return np.dtype(np.bool_)
+
+
+def _namespace(fields: Sequence[Any], what: str) -> Any:
+    xp = fields[0].array_ns
+    for field in fields[1:]:
+        if field.array_ns is not xp:
+            if field._data.size == 1 or field._domain.dims == ():
+                continue
+            if fields[0]._data.size == 1:
+                xp = field.array_ns
+                continue
+            raise TypeError(
+                f"{what}: fields live on different array namespaces "
+                f"({_array_ns.namespace_name(xp)} and {_array_ns.namespace_name(field.array_ns)}); "
+                "allocate them with the same allocator"
+            )
+    return xp
+
+
+def _data_in(xp: Any, field: Any) -> Any:
+    data = field._data
+    return data if field.array_ns is xp else _array_ns.as_namespace_array(xp, data)
+
+
+def _require_ndarray_fields(fields: Sequence[Any], what: str) -> None:
+    for field in fields:
+        if not isinstance(field, NdArrayField):
+            raise TypeError(f"{what}: embedded execution cannot use a {type(field).__name__}")
+
+
+def _wrap(domain: Domain, data: Any, xp: Any) -> NdArrayField:
+    if not domain.dims and getattr(data, "ndim", 0) == 0 and not hasattr(data, "__setitem__"):
+        data = xp.asarray(data)  # numpy returns scalars for 0-d inputs
+    return NdArrayField._make(domain, data, xp)
+
+
+# -- pointwise application -------------------------------------------------------------------
+
+
+# Python scalars numpy already treats exactly like the literal rules for these dtypes.
+_NATIVE_LITERAL: Final = {
+    (float, np.dtype(np.float64)),
+    (int, np.dtype(np.int64)),
+    (int, np.dtype(np.float64)),
+    (bool, np.dtype(np.bool_)),
+}
+
+
+def binary(op: Op, left: Any, right: Any) -> Any:
+    """``left <op> right`` with fast paths for fields over the same dims and for literals."""
+    lcls = left.__class__
+    rcls = right.__class__
+    if lcls in _ND_CLASSES:
+        if rcls in _ND_CLASSES:
+            dtype = left.dtype
+            if dtype == right.dtype and left.array_ns is right.array_ns:
+                ldom = left._domain
+                rdom = right._domain
+                if ldom is rdom:
+                    op.check(dtype)
+                    return _result(op, ldom, dtype, left.array_ns, ((left, None), (right, None)))
+                if ldom.dims == rdom.dims:
+                    op.check(dtype)
+                    domain, lcut, rcut = _overlap(ldom, rdom)
+                    return _result(op, domain, dtype, left.array_ns, ((left, lcut), (right, rcut)))
+        elif rcls in _LITERALS:
+            dtype = left.dtype
+            op.check(dtype)
+            if (rcls, dtype) not in _NATIVE_LITERAL or (rcls is int and not -_I64 <= right < _I64):
+                right = literal(right, dtype, op.symbol)
+            return _result(
+                op, left._domain, dtype, left.array_ns, ((left, None), (right, _lazy.SCALAR))
+            )
+    elif rcls in _ND_CLASSES and lcls in _LITERALS:
+        dtype = right.dtype
+        op.check(dtype)
+        if (lcls, dtype) not in _NATIVE_LITERAL or (lcls is int and not -_I64 <= left < _I64):
+            left = literal(left, dtype, op.symbol)
+        return _result(
+            op, right._domain, dtype, right.array_ns, ((left, _lazy.SCALAR), (right, None))
+        )
+    return apply(op, (left, right))
+
+
+_I64: Final = 2**63
+_ND_CLASSES: Final = (NdArrayField, _lazy.LazyNdArrayField)
+
+
+def _result(
+    op: Op, domain: Domain, dtype: np.dtype[Any], xp: Any, operands: tuple[tuple[Any, Any], ...]
+) -> NdArrayField:
+    """The field of ``op`` on ``operands``: deferred in lazy contexts, else computed now."""
+    function = op.function(xp)
+    result_dtype = op.result_dtype(dtype)
+    pending = _lazy.deferred(
+        domain, result_dtype, xp, function, operands, in_place=result_dtype == dtype
+    )
+    if pending is not None:
+        return pending
+    args = [
+        value if cut is _lazy.SCALAR else (value._data if cut is None else value._data[cut])
+        for value, cut in operands
+    ]
+    return NdArrayField._make(domain, _scratch.call(function, args), xp)
+
+
+def _overlap(left: Domain, right: Domain) -> tuple[Domain, Any, Any]:
+    """Two domains over the same dims: their intersection and the cut of each to it."""
+    lranges = left.ranges
+    rranges = right.ranges
+    ranges = []
+    lcut: list[slice] | None = None
+    rcut: list[slice] | None = None
+    for axis, (lr, rr) in enumerate(zip(lranges, rranges, strict=True)):
+        lstart = lr.start
+        lstop = lr.stop
+        rstart = rr.start
+        rstop = rr.stop
+        if lstart == rstart and lstop == rstop:
+            ranges.append(lr)
+            continue
+        start = max(lstart, rstart)
+        stop = min(lstop, rstop)
+        if start >= stop:
+            start = stop = 0
+        ranges.append(UnitRange._make(start, stop))
+        if (start != lstart or stop != lstop) and lstart != -INFINITY and lstop != INFINITY:
+            if lcut is None:
+                lcut = [_ALL] * len(lranges)
+            lcut[axis] = slice(int(start - lstart), int(stop - lstart))
+        if (start != rstart or stop != rstop) and rstart != -INFINITY and rstop != INFINITY:
+            if rcut is None:
+                rcut = [_ALL] * len(rranges)
+            rcut[axis] = slice(int(start - rstart), int(stop - rstart))
+    if lcut is None and all(a is b for a, b in zip(ranges, lranges, strict=True)):
+        domain = left
+    else:
+        domain = Domain._make(left.dims, tuple(ranges))
+    return (
+        domain,
+        None if lcut is None else tuple(lcut),
+        None if rcut is None else tuple(rcut),
+    )
+
+
+_ALL: Final = slice(None)
+
+
+def apply(op: Op, operands: Sequence[Any]) -> Any:
+    """``op`` applied pointwise to fields and scalars (at least one field)."""
+    fields = [o for o in operands if is_field(o)]
+    if not fields:
+        raise TypeError(f"{op.symbol}: embedded field operations need at least one field")
+    if any(f._is_piecewise for f in fields):
+        from . import _piecewise
+
+        return _piecewise.map_fields(lambda *ops: apply(op, ops), operands)
+    _require_ndarray_fields(fields, op.symbol)
+    dtype = common_dtype(operands, op.symbol)
+    assert dtype is not None
+    op.check(dtype)
+    xp = _namespace(fields, op.symbol)
+    domains = [f._domain for f in fields]
+    first = domains[0]
+    if all(d is first or d == first for d in domains[1:]):
+        domain = first
+        args = [
+            _data_in(xp, o) if is_field(o) else _scalar_arg(xp, o, dtype, op.symbol)
+            for o in operands
+        ]
+    else:
+        dims = _alignment.result_dims(domains)
+        ranges = _alignment.intersect_ranges(domains, dims)
+        domain = Domain._make(dims, ranges)
+        args = [
+            _aligned(xp, o, dims, ranges) if is_field(o) else _scalar_arg(xp, o, dtype, op.symbol)
+            for o in operands
+        ]
+    return _wrap(domain, _scratch.call(op.function(xp), args), xp)
+
+
+def _scalar_arg(xp: Any, value: Any, dtype: np.dtype[Any], what: str) -> Any:
+    if isinstance(value, _LITERALS):
+        return literal(value, dtype, what)
+    if isinstance(value, np.generic):
+        return value
+    return _array_ns.as_namespace_array(xp, value)
+
+
+def _aligned(xp: Any, field: Any, dims: Sequence[Dimension], ranges: Sequence[UnitRange]) -> Any:
+    data = _alignment.view(field, dims, ranges)
+    return data if field.array_ns is xp else _array_ns.as_namespace_array(xp, data)
+
+
+# -- where -----------------------------------------------------------------------------------
+
+
+def map_structure(function: Callable[..., Any], *values: Any, what: str) -> Any:
+    """Apply ``function`` leaf by leaf over matching tuple structures (non-tuples broadcast)."""
+    tuples = [v for v in values if isinstance(v, tuple)]
+    if not tuples:
+        return function(*values)
+    size = len(tuples[0])
+    if any(len(t) != size for t in tuples):
+        raise ValueError(
+            f"{what}: tuple arguments must have the same length, got {[len(t) for t in tuples]}"
+        )
+    return tuple(
+        map_structure(function, *(v[i] if isinstance(v, tuple) else v for v in values), what=what)
+        for i in range(size)
+    )
+
+
+def where(mask: Any, true_value: Any, false_value: Any) -> Any:
+    """``true_value`` where ``mask`` holds, else ``false_value`` (tuples: element by element).
+
+    A branch only needs values where it is selected: ``where(k > 0, a(K - 1), 0.0)`` is defined
+    on the whole domain of ``k`` even though ``a(K - 1)`` starts one level later.
+    """
+    if isinstance(mask, tuple):
+        raise TypeError("where: the condition must be a bool field or scalar, not a tuple")
+    return map_structure(lambda t, f: _where(mask, t, f), true_value, false_value, what="where")
+
+
+def _where(mask: Any, true_value: Any, false_value: Any) -> Any:
+    operands = (mask, true_value, false_value)
+    fields = [o for o in operands if is_field(o)]
+    mask_dtype = _typed_dtype(mask, "where") if not isinstance(mask, bool) else np.dtype(bool)
+    if mask_dtype is None or mask_dtype.kind != "b":
+        raise FieldDTypeError(
+            f"where: the condition must be bool, got {mask_dtype or type(mask).__name__}"
+        )
+    dtype = common_dtype((true_value, false_value), "where")
+    if dtype is None:
+        dtype = literal_dtype((true_value, false_value))
+    if not is_field(mask):
+        chosen = true_value if bool(mask) else false_value
+        return literal(chosen, dtype, "where") if isinstance(chosen, _LITERALS) else chosen
+    if any(f._is_piecewise for f in fields):
+        from . import _piecewise
+
+        return _piecewise.map_fields(_where, operands)
+    _require_ndarray_fields(fields, "where")
+    xp = _namespace(fields, "where")
+    function = _array_ns.function(xp, "where")
+    domains = [f._domain for f in fields]
+    first = domains[0]
+    if all(d is first or d == first for d in domains[1:]):
+        args = [
+            _data_in(xp, o) if is_field(o) else _scalar_arg(xp, o, dtype, "where") for o in operands
+        ]
+        return _wrap(first, function(*args), xp)
+    dims = _alignment.result_dims(domains)
+    box = _lazy_where_box(xp, mask, true_value, false_value, dims)
+    if box is None:  # some selected value is missing: fall back to the plain intersection
+        ranges = _alignment.intersect_ranges(domains, dims)
+        args = [
+            _aligned(xp, o, dims, ranges) if is_field(o) else _scalar_arg(xp, o, dtype, "where")
+            for o in operands
+        ]
+    else:
+        ranges = box
+        args = [_aligned(xp, mask, dims, ranges)] + [
+            _clamped(xp, o, dims, ranges) if is_field(o) else _scalar_arg(xp, o, dtype, "where")
+            for o in (true_value, false_value)
+        ]
+    return _wrap(Domain._make(dims, tuple(ranges)), function(*args), xp)
+
+
+def _clamped(xp: Any, field: Any, dims: Sequence[Dimension], ranges: Sequence[UnitRange]) -> Any:
+    data = _alignment.clamped_view(field, dims, ranges)
+    return data if field.array_ns is xp else _array_ns.as_namespace_array(xp, data)
+
+
+def _range_along(value: Any, dim: Dimension) -> UnitRange:
+    if is_field(value):
+        pos = value._domain.dim_index(dim)
+        if pos is not None:
+            return value._domain.ranges[pos]  # type: ignore[no-any-return]
+    return UnitRange.infinite()
+
+
+def _lazy_where_box(
+    xp: Any, mask: Any, true_value: Any, false_value: Any, dims: Sequence[Dimension]
+) -> tuple[UnitRange, ...] | None:
+    """The mask's domain cut to the branches' hull, if each point's chosen branch is defined."""
+    box = []
+    for dim in dims:
+        t = _range_along(true_value, dim)
+        f = _range_along(false_value, dim)
+        hull = UnitRange._make(min(t.start, f.start), max(t.stop, f.stop))
+        box.append(_range_along(mask, dim) & hull)
+    mask_view = None
+    for branch, selected in ((true_value, True), (false_value, False)):
+        if not is_field(branch):
+            continue
+        inside = None
+        for axis, (dim, target) in enumerate(zip(dims, box, strict=True)):
+            own = _range_along(branch, dim)
+            if _alignment.covers(own, target):
+                continue
+            if _alignment.is_unbounded(target):
+                return None
+            coords = xp.arange(int(target.start), int(target.stop))
+            ok = (coords >= own.start) & (coords < own.stop)
+            ok = xp.reshape(ok, tuple(-1 if i == axis else 1 for i in range(len(dims))))
+            inside = ok if inside is None else inside & ok
+        if inside is None:
+            continue
+        if mask_view is None:
+            mask_view = _aligned(xp, mask, dims, box)
+        needed = mask_view if selected else xp.logical_not(mask_view)
+        if bool(xp.any(needed & xp.logical_not(inside))):
+            return None
+    return tuple(box)
+
+
+# -- casts, broadcasts, assignment -------------------------------------------------------------
+
+
+def astype(value: Any, dtype: Any) -> Any:
+    """``value`` (a field, scalar or tuple of them) converted to ``dtype``."""
+    target = scalar_dtype(dtype)
+    if isinstance(value, tuple):
+        return tuple(astype(v, target) for v in value)
+    if is_field(value):
+        if value._is_piecewise:
+            from . import _piecewise
+
+            return _piecewise.map_fields(lambda f: astype(f, target), (value,))
+        _require_ndarray_fields([value], "astype")
+        xp = value.array_ns
+        return NdArrayField._make(value._domain, _array_ns.astype(xp, value._data, target), xp)
+    return target.type(value)
+
+
+def broadcast(value: Any, dims: Sequence[Dimension]) -> Any:
+    """``value`` as a field over ``dims`` (new dimensions are unbounded; no copy)."""
+    dims = tuple(dims)
+    for dim in dims:
+        if not isinstance(dim, Dimension):
+            raise TypeError(f"broadcast: dims must be Dimension objects, got {dim!r}")
+    if len(set(dims)) != len(dims):
+        raise ValueError(f"broadcast: dims list a dimension twice: {dims}")
+    if isinstance(value, tuple):
+        return tuple(broadcast(v, dims) for v in value)
+    if not is_field(value):
+        value = scalar_field(value)
+    missing = [d for d in value.domain.dims if d not in dims]
+    if missing:
+        raise DomainError(
+            f"broadcast: cannot broadcast a field over {value.domain} to "
+            f"({', '.join(map(str, dims))}): it would drop {', '.join(map(str, missing))}"
+        )
+    if value._is_piecewise:
+        from . import _piecewise
+
+        return _piecewise.map_fields(lambda f: broadcast(f, dims), (value,))
+    ranges = tuple(_range_along(value, d) for d in dims)
+    if value._domain.dims == dims:
+        return value
+    data = _alignment.view(value, dims, ranges)
+    return NdArrayField._make(Domain._make(dims, ranges), data, value.array_ns)
+
+
+def scalar_field(value: Any, dtype: np.dtype[Any] | None = None, xp: Any = np) -> NdArrayField:
+    """A 0-dimensional field (defined everywhere) holding ``value``."""
+    if isinstance(value, _LITERALS):
+        dtype = dtype if dtype is not None else literal_dtype((value,))
+        scalar = literal(value, dtype, "scalar")
+    elif isinstance(value, np.generic) or getattr(value, "ndim", None) == 0:
+        scalar = value
+        if dtype is not None and scalar_dtype(value.dtype) != dtype:
+            raise FieldDTypeError(f"expected a {dtype} scalar, got {value.dtype}")
+    else:
+        raise TypeError(f"expected a field or a scalar, got {value!r}")
+    return NdArrayField._make(Domain._make((), ()), xp.asarray(scalar), xp)
+
+
+def value_for_assignment(value: Any, target: Domain, dtype: np.dtype[Any]) -> Any:
+    """The data of a field ``value`` for ``out[target] = value``."""
+    if value.dtype != dtype:
+        raise FieldDTypeError(
+            f"cannot assign a {value.dtype} field to a {dtype} field; convert it with "
+            f"astype(value, {dtype})"
+        )
+    if value._is_piecewise:
+        value = value.restrict(_restriction_for(value, target))
+    _require_ndarray_fields([value], "assignment")
+    _alignment.check_covers(value, target.dims, target.ranges, "cannot assign")
+    return _alignment.view(value, target.dims, target.ranges)
+
+
+def _restriction_for(value: Any, target: Domain) -> Domain:
+    dims = [d for d in target.dims if value.domain.dim_index(d) is not None]
+    return Domain._make(tuple(dims), tuple(target[d].unit_range for d in dims))
+
+
+def scalar_for_assignment(value: Any, dtype: np.dtype[Any]) -> Any:
+    if isinstance(value, _LITERALS):
+        return literal(value, dtype, "assignment")
+    found = _typed_dtype(value, "assignment")
+    if found != dtype:
+        raise FieldDTypeError(f"cannot assign a {found} value to a {dtype} field")
+    return value

@@ -1,0 +1,108 @@
+"""The state embedded execution reads implicitly: offset provider and evaluation mode.
+
+Operator bodies call ``f(E2V)`` without naming the neighbour table; the caller installs the
+tables for the duration of the call, and lets pointwise work be deferred so that dead
+temporaries are reused in place::
+
+    with embedded_context(offset_provider={"E2V": e2v, "Koff": K}, lazy=True):
+        out[domain] = operator_body(a, b)
+
+Contexts nest (the innermost setting wins) and are per thread / per asyncio task
+(ContextVars).
+"""
+
+from __future__ import annotations
+
+import contextvars
+import types
+from collections.abc import Mapping
+from typing import Any, Final
+
+
+OffsetProvider = Mapping[str, Any]
+
+_EMPTY: Final[OffsetProvider] = types.MappingProxyType({})
+
+_offset_provider: contextvars.ContextVar[OffsetProvider] = contextvars.ContextVar(
+    "gt4py_next_offset_provider", default=_EMPTY
+)
+
+# Weak references to the pending results of a lazy context (None: not lazy).
+_pending: contextvars.ContextVar[list[Any] | None] = contextvars.ContextVar(
+    "gt4py_next_pending_results", default=None
+)
+
+
+class embedded_context:  # used like a function: `with embedded_context(...):`
+    """Run the ``with`` block with an offset provider and/or lazy pointwise evaluation.
+
+    ``offset_provider`` maps offset names to a :class:`~gt4py.next.Connectivity` (unstructured
+    shifts) or a :class:`~gt4py.next.Dimension` (Cartesian shifts, e.g. ``{"Koff": K}``);
+    ``None`` keeps the enclosing one.
+
+    ``lazy=True`` defers pointwise operators on large fields until their data is used, so that
+    dead temporaries of an operator body are overwritten in place (like numpy's temporary
+    elision). The fields read inside must not be mutated through raw arrays while results are
+    pending; writes through ``field[...] = ...`` and leaving the block compute everything
+    pending first. ``None`` keeps the enclosing setting.
+    """
+
+    __slots__ = ("_lazy", "_offset_provider", "_registry", "_tokens")
+
+    def __init__(
+        self, *, offset_provider: OffsetProvider | None = None, lazy: bool | None = None
+    ) -> None:
+        if offset_provider is not None and not isinstance(offset_provider, Mapping):
+            raise TypeError(
+                "offset_provider must be a mapping from offset names to connectivities or "
+                f"dimensions, got {type(offset_provider).__name__}"
+            )
+        self._offset_provider = offset_provider
+        self._lazy = lazy
+        self._registry: list[Any] | None = None
+        self._tokens: list[tuple[contextvars.ContextVar[Any], contextvars.Token[Any]]] = []
+
+    def __enter__(self) -> None:
+        if self._tokens:
+            raise RuntimeError("an embedded_context cannot be entered twice at the same time")
+        if self._offset_provider is not None:
+            token = _offset_provider.set(self._offset_provider)
+            self._tokens.append((_offset_provider, token))
+        lazy = self._lazy
+        if lazy is not None and lazy != (_pending.get() is not None):
+            flush_pending_results()
+            self._registry = [] if lazy else None
+            self._tokens.append((_pending, _pending.set(self._registry)))
+
+    def __exit__(self, *exc_info: object) -> None:
+        try:
+            if self._registry is not None:
+                _evaluate(self._registry)
+        finally:
+            for variable, token in reversed(self._tokens):
+                variable.reset(token)
+            self._tokens.clear()
+            self._registry = None
+
+
+def get_offset_provider() -> OffsetProvider:
+    """The offset provider of the innermost :func:`embedded_context` (empty outside any)."""
+    return _offset_provider.get()
+
+
+def pending_results() -> list[Any] | None:
+    """The registry of pending lazy results, or ``None`` when evaluation is eager."""
+    return _pending.get()
+
+
+def flush_pending_results() -> None:
+    """Compute every pending lazy result of the current context now."""
+    registry = _pending.get()
+    if registry:
+        _evaluate(registry)
+
+
+def _evaluate(registry: list[Any]) -> None:
+    from ._lazy import evaluate_pending
+
+    evaluate_pending(registry)

@@ -1,0 +1,23 @@
+"""Errors raised by embedded execution; each names what was wrong and what to do."""
+
+from __future__ import annotations
+
+
+class EmbeddedError(Exception):
+    """Base class of the errors embedded execution raises on bad input."""
+
+
+class DomainError(EmbeddedError, ValueError):
+    """Domains do not fit: out of bounds, mismatched, or unbounded where bounds are needed."""
+
+
+class NonContiguousDomainError(DomainError):
+    """A result would have a hole (e.g. ``concat_where`` branches that leave a gap)."""
+
+
+class OffsetProviderError(EmbeddedError, LookupError):
+    """A shift needs an offset-provider entry that is missing or of the wrong kind."""
+
+
+class FieldDTypeError(EmbeddedError, TypeError):
+    """Operands have dtypes that the operation does not combine."""
