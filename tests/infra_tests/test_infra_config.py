@@ -239,3 +239,21 @@ def test_cli_reports_bad_value(tmp_path):
     )
     assert out.returncode == 1
     assert "GT4PY_BUILD_JOBS='lots'" in out.stderr
+
+
+def test_session_snapshot_shares_the_session_dir(tmp_path):
+    code = (
+        "import pickle, subprocess, sys\n"
+        "from gt4py.infra import config\n"
+        "snap = config.snapshot()\n"
+        "child = 'import pickle,sys; from gt4py.infra import config; "
+        "config.apply(pickle.loads(sys.stdin.buffer.read())); print(config.cache_root())'\n"
+        "out = subprocess.run([sys.executable, '-c', child], input=pickle.dumps(snap),"
+        " capture_output=True, check=True).stdout.decode().strip()\n"
+        "assert out == str(config.cache_root()), (out, config.cache_root())\n"
+        "print(out)\n"
+    )
+    env = dict(os.environ, GT4PY_BUILD_CACHE_LIFETIME="session")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert pathlib.Path(out.stdout.strip()).name.startswith("gt4py-session-")

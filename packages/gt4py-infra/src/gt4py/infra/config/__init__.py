@@ -24,12 +24,22 @@ get = _REGISTRY.get
 set = _REGISTRY.set  # shadows the builtin on purpose: config.set next to config.get
 unset = _REGISTRY.unset
 overrides = _REGISTRY.overrides
-snapshot = _REGISTRY.snapshot
 apply = _REGISTRY.apply
 register = _REGISTRY.register
 resolve = _REGISTRY.resolve
 names = _REGISTRY.names
 setting = _REGISTRY.setting
+
+
+def snapshot() -> Snapshot:
+    """Every setting's current value, picklable, for :func:`apply` in compilation workers.
+
+    With lifetime ``session`` the session directory is created first, so that workers write
+    into this process's session cache instead of each making (and deleting) their own.
+    """
+    if _REGISTRY.get("build_cache_lifetime") == "session":
+        cache_root()
+    return _REGISTRY.snapshot()
 
 
 def settings() -> list[Resolved]:
