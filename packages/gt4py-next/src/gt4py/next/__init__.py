@@ -3,10 +3,22 @@
 ``import gt4py.next as gtx``: the field model (:class:`Dimension`, :class:`Domain`,
 :class:`Field`, :class:`FieldOffset`, :class:`Connectivity`), field constructors
 (:func:`as_field`, :func:`zeros`, ...), scalar types (``gtx.float64``, ...), builtins
-(``where``, ``neighbor_sum``, math functions, ...) and ``gtx.experimental``.
+(``where``, ``neighbor_sum``, math functions, ...), ``gtx.experimental``, the decorators
+``field_operator``, ``scan_operator`` and ``program``, and the backends (``embedded_numpy``, the
+default; ``embedded_cupy`` and ``embedded_jax`` created on first access).
 """
 
-from . import common as common, experimental as experimental
+from typing import Any
+
+from . import common as common, errors as errors, experimental as experimental
+from ._backend import (
+    Backend as Backend,
+    CompiledBackend as CompiledBackend,
+    EmbeddedBackend as EmbeddedBackend,
+    embedded_numpy as embedded_numpy,
+    lazy_embedded_backend as _lazy_embedded_backend,
+    wait_for_compilation as wait_for_compilation,
+)
 from ._version import __version__ as __version__
 from .common import (
     Connectivity as Connectivity,
@@ -27,6 +39,11 @@ from .constructors import (
     full as full,
     ones as ones,
     zeros as zeros,
+)
+from .ffront.decorator import (
+    field_operator as field_operator,
+    program as program,
+    scan_operator as scan_operator,
 )
 from .ffront.fbuiltins import (
     abs as abs,
@@ -77,12 +94,27 @@ from .ffront.fbuiltins import (
 )
 
 
+def __getattr__(name: str) -> Any:
+    # embedded_cupy / embedded_jax import their array library on first access
+    backend = _lazy_embedded_backend(name)
+    if backend is not None:
+        return backend
+    if name == "typing":
+        import importlib
+
+        return importlib.import_module(".typing", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 __all__ = [
+    "Backend",
+    "CompiledBackend",
     "Connectivity",
     "Dimension",
     "DimensionKind",
     "Dims",
     "Domain",
+    "EmbeddedBackend",
     "Field",
     "FieldOffset",
     "GridType",
@@ -106,8 +138,11 @@ __all__ = [
     "cos",
     "cosh",
     "domain",
+    "embedded_numpy",
     "empty",
+    "errors",
     "exp",
+    "field_operator",
     "experimental",
     "float32",
     "float64",
@@ -130,6 +165,8 @@ __all__ = [
     "neighbor_sum",
     "ones",
     "power",
+    "program",
+    "scan_operator",
     "sin",
     "sinh",
     "sqrt",
@@ -140,6 +177,7 @@ __all__ = [
     "uint16",
     "uint32",
     "uint64",
+    "wait_for_compilation",
     "where",
     "zeros",
 ]

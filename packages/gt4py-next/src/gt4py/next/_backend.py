@@ -1,0 +1,186 @@
+"""The backends model: where a program runs and where its fields live.
+
+- :class:`Backend` (abstract): ``name`` (a label for logs and metrics, never identity) and
+  ``allocator`` (exposed as ``__gt_allocator__`` for ``gtx.zeros(..., allocator=backend)``).
+- :class:`EmbeddedBackend`: runs the Python definitions directly on fields of an array
+  namespace: ``gtx.embedded_numpy`` (the default), ``embedded_cupy``, ``embedded_jax``.
+- :class:`CompiledBackend` (abstract): a ``compiler`` (the compile pipeline) and a ``loader``.
+
+:func:`execution_mode` is the one place that decides how a program, field operator or scan
+operator runs for a backend: embedded, compiled, or an error.
+"""
+
+from __future__ import annotations
+
+import abc
+import enum
+import importlib
+import threading
+from typing import Any, Final
+
+
+class ExecutionMode(enum.Enum):
+    EMBEDDED = "embedded"
+    COMPILED = "compiled"
+
+
+class Backend(abc.ABC):
+    """Where programs run and fields are allocated."""
+
+    __slots__ = ()
+
+    @property
+    @abc.abstractmethod
+    def name(self) -> str:
+        """A label for logs and metrics (two backends may share one)."""
+
+    @property
+    @abc.abstractmethod
+    def allocator(self) -> Any:
+        """What ``gtx.zeros(..., allocator=backend)`` allocates with."""
+
+    @property
+    def __gt_allocator__(self) -> Any:
+        return self.allocator
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"
+
+
+class EmbeddedBackend(Backend):
+    """Runs operator bodies as Python on fields of ``array_ns`` (numpy, cupy, jax.numpy)."""
+
+    __slots__ = ("_array_ns", "_name")
+
+    def __init__(self, name: str, array_ns: Any) -> None:
+        self._name = name
+        self._array_ns = array_ns
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def array_ns(self) -> Any:
+        return self._array_ns
+
+    @property
+    def allocator(self) -> Any:
+        return self._array_ns
+
+    def __reduce__(self) -> Any:
+        return (_embedded_backend_by_name, (self._name,))
+
+
+class CompiledBackend(Backend):
+    """Translates definitions into native code through ``compiler`` and loads it with ``loader``.
+
+    Concrete compiled backends run definitions through :meth:`run` and compile ahead of time
+    through :meth:`compile`.
+    """
+
+    __slots__ = ()
+
+    @property
+    @abc.abstractmethod
+    def compiler(self) -> Any:
+        """The compile pipeline (definition -> loadable artifact)."""
+
+    @property
+    @abc.abstractmethod
+    def loader(self) -> Any:
+        """Loads a compiled artifact into a callable."""
+
+    @abc.abstractmethod
+    def run(
+        self,
+        definition: Any,
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        *,
+        offset_provider: Any,
+    ) -> Any:
+        """Run a program, field operator or scan operator (``definition``) on arguments."""
+
+    @abc.abstractmethod
+    def compile(self, definition: Any, **static_arguments: Any) -> Any:
+        """Compile ``definition`` ahead of time for the given argument types and statics."""
+
+
+def execution_mode(backend: object, what: str) -> ExecutionMode:
+    """How ``what`` (e.g. "program 'copy'") runs on ``backend``; a clear TypeError otherwise."""
+    if isinstance(backend, EmbeddedBackend):
+        return ExecutionMode.EMBEDDED
+    if isinstance(backend, CompiledBackend):
+        return ExecutionMode.COMPILED
+    if backend is None:
+        raise TypeError(
+            f"backend=None is not a backend ({what}); for embedded execution pass "
+            "backend=gtx.embedded_numpy (the default when backend= is left out)"
+        )
+    raise TypeError(
+        f"{backend!r} is not a gt4py.next backend ({what}); pass one such as gtx.embedded_numpy"
+    )
+
+
+# -- the embedded backends ------------------------------------------------------------------------
+
+_EMBEDDED_NAMESPACES: Final = {
+    "embedded_numpy": ("numpy", "numpy", ""),
+    "embedded_cupy": ("cupy", "cupy", "pip install gt4py-next[cuda12] (or [cuda13], [rocm])"),
+    "embedded_jax": ("jax.numpy", "jax", "pip install gt4py-next[jax]"),
+}
+_embedded_backends: dict[str, EmbeddedBackend] = {}
+_lock = threading.Lock()
+
+
+def _embedded_backend_by_name(name: str) -> EmbeddedBackend:
+    """The embedded backend ``name``, created on first use (importing its array namespace)."""
+    backend = _embedded_backends.get(name)
+    if backend is not None:
+        return backend
+    module_name, package, install = _EMBEDDED_NAMESPACES[name]
+    with _lock:
+        if name not in _embedded_backends:
+            try:
+                array_ns = importlib.import_module(module_name)
+            except ImportError:
+                raise AttributeError(
+                    f"{name} needs {package}, which is not installed: {install}"
+                ) from None
+            _embedded_backends[name] = EmbeddedBackend(name, array_ns)
+    return _embedded_backends[name]
+
+
+def lazy_embedded_backend(name: str) -> EmbeddedBackend | None:
+    """For module ``__getattr__``: the backend called ``name`` or ``None`` if there is none."""
+    if name not in _EMBEDDED_NAMESPACES:
+        return None
+    return _embedded_backend_by_name(name)
+
+
+embedded_numpy: Final = _embedded_backend_by_name("embedded_numpy")
+DEFAULT_BACKEND: Final[Backend] = embedded_numpy
+
+
+# -- asynchronous compilation ---------------------------------------------------------------------
+
+_pending_compilations: list[Any] = []
+
+
+def register_compilation(future: Any) -> None:
+    """Record a compilation running in the background (a ``concurrent.futures.Future``)."""
+    with _lock:
+        _pending_compilations.append(future)
+
+
+def wait_for_compilation() -> None:
+    """Block until every background compilation has finished (re-raising the first failure).
+
+    Embedded backends compile nothing, so with them this returns at once.
+    """
+    with _lock:
+        pending = list(_pending_compilations)
+        _pending_compilations.clear()
+    for future in pending:
+        future.result()

@@ -1,0 +1,92 @@
+"""The frontend entry points: from a Python function to a checked definition (or a DSLError)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .._dimensions import Dimension
+from ..errors import DSLError, DSLTypeError
+from . import type_specifications as ts
+from ._annotations import type_of_value
+from ._ir import OperatorDefinition, Parameter, ProgramDefinition
+from ._program_checking import ProgramTypeDeduction
+from ._signature import OperatorSignature
+from ._source import SourceDefinition
+from ._type_deduction import OperatorTypeDeduction, _same_type
+
+
+def _parameters(checker: OperatorTypeDeduction) -> list[Parameter]:
+    arguments = checker.source.tree.args
+    nodes = {a.arg: a for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]}
+    return [
+        Parameter(name=name, type=type_, location=checker.location(nodes[name]))
+        for name, type_ in checker.parameters
+    ]
+
+
+def check_operator(
+    function: Callable[..., Any],
+    *,
+    scan_axis: Dimension | None = None,
+    init: Any = None,
+) -> OperatorSignature:
+    """Parse and type-check a field operator (or, with ``scan_axis``, a scan operator)."""
+    source = SourceDefinition.from_function(function)
+    is_scan = scan_axis is not None
+    checker = OperatorTypeDeduction(source, is_scan=is_scan).run()
+    assert checker.return_type is not None
+    if is_scan:
+        _check_scan(checker, init)
+    definition = OperatorDefinition(
+        name=function.__name__,
+        kind="scan_operator" if is_scan else "field_operator",
+        params=_parameters(checker),
+        returns=checker.declared_return or checker.return_type,
+        location=source.location(source.tree),
+        body=source.tree,
+        expression_types=checker.expression_types,
+    )
+    return OperatorSignature(definition, scan_axis)
+
+
+def _check_scan(checker: OperatorTypeDeduction, init: Any) -> None:
+    tree = checker.source.tree
+    if not checker.parameters:
+        raise DSLError(
+            checker.location(tree),
+            "a scan operator's first parameter is the carry (the value of the previous level)",
+        )
+    carry_name, carry_type = checker.parameters[0]
+    if not _same_type(checker.return_type, carry_type):
+        raise DSLTypeError(
+            checker.location(tree.returns or tree),
+            f"a scan operator returns its new carry: the return type {checker.return_type} must "
+            f"be the type of '{carry_name}', {carry_type}",
+        )
+    init_type = _init_type(init)
+    if init_type is None or not ts.is_assignable(init_type, carry_type):
+        raise DSLTypeError(
+            checker.location(tree),
+            f"init={init!r} does not fit the carry '{carry_name}' of type {carry_type}",
+        )
+
+
+def _init_type(init: Any) -> ts.TypeSpec | None:
+    if isinstance(init, tuple):
+        types_ = [_init_type(v) for v in init]
+        if any(t is None for t in types_):
+            return None
+        return ts.TupleType(tuple(types_))  # type: ignore[arg-type]
+    return type_of_value(init)
+
+
+def check_program(function: Callable[..., Any]) -> ProgramDefinition:
+    source = SourceDefinition.from_function(function)
+    checker = ProgramTypeDeduction(source).run()
+    return ProgramDefinition(
+        name=function.__name__,
+        params=_parameters(checker),
+        calls=checker.calls,
+        location=source.location(source.tree),
+    )

@@ -1,0 +1,152 @@
+"""Type checking of program bodies: a sequence of operator calls with ``out=`` and ``domain=``."""
+
+from __future__ import annotations
+
+import ast
+
+from ..errors import DSLError, DSLTypeError, UnsupportedPythonFeatureError
+from . import type_specifications as ts
+from ._ir import OperatorCall
+from ._type_deduction import OperatorTypeDeduction, _same_type
+
+
+class ProgramTypeDeduction(OperatorTypeDeduction):
+    """Checks a program: each statement calls a field or scan operator into ``out``."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.calls: list[OperatorCall] = []
+
+    def run(self) -> ProgramTypeDeduction:
+        tree = self.source.tree
+        self._check_signature(tree)
+        if self.declared_return is not None:
+            self.error(
+                tree.returns or tree,
+                "programs return nothing; write results into 'out' fields instead",
+                DSLError,
+            )
+        for statement in tree.body:
+            if isinstance(statement, ast.Pass):
+                continue
+            if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant):
+                continue  # docstring
+            if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
+                self._program_call(statement.value)
+                continue
+            if isinstance(statement, ast.Return):
+                self.error(
+                    statement,
+                    "programs cannot return values; write results into 'out' fields",
+                    DSLError,
+                )
+            if isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+                raise UnsupportedPythonFeatureError(
+                    self.location(statement),
+                    "assignments in programs",
+                    "programs only call operators: op(a, b, out=c)",
+                )
+            self._statement(statement)  # reports the unsupported construct
+            raise UnsupportedPythonFeatureError(
+                self.location(statement),
+                "this statement in a program",
+                "programs only call operators: op(a, b, out=c)",
+            )
+        return self
+
+    def _program_call(self, node: ast.Call) -> None:
+        callee = self.visit(node.func)
+        if isinstance(callee, ts.CallableType) and callee.kind == "program":
+            self.error(node, "programs cannot call other programs; call their operators")
+        if not (isinstance(callee, ts.CallableType) and callee.kind == "operator"):
+            self.error(node, f"programs can only call field and scan operators, not {callee}")
+        operator = callee.target
+        keywords = {k.arg: k.value for k in node.keywords}
+        if None in keywords:
+            raise UnsupportedPythonFeatureError(self.location(node), "'**' arguments")
+        out_node = keywords.pop("out", None)
+        domain_node = keywords.pop("domain", None)
+        if "offset_provider" in keywords:
+            self.error(node, "'offset_provider' is given when calling the program, not inside it")
+        if out_node is None:
+            self.error(
+                node,
+                f"missing required keyword argument 'out' in the call of {operator.__name__}: "
+                "write the result into a field, op(..., out=result)",
+            )
+        signature = operator.__gt_signature__
+        arg_types = [self.visit(a) for a in node.args]
+        kwarg_types = {k: self.visit(v) for k, v in keywords.items()}
+        bound = signature.bind(self, node, arg_types, kwarg_types)
+        result = signature.result_type(self, node, bound)
+        out = self._out_type(out_node)
+        if not _fits_out(result, out):
+            self.error(
+                out_node,
+                f"{operator.__name__} returns {result}, which does not fit 'out' of type {out}",
+            )
+        if domain_node is not None:
+            self._check_domain(domain_node, out)
+        self.calls.append(OperatorCall(callee=operator.__name__, location=self.location(node)))
+
+    def _out_type(self, node: ast.expr) -> ts.TypeSpec:
+        type_ = self.visit(node)
+        if not _is_fields(type_):
+            self.error(node, f"'out' must be a field or a tuple of fields, got {type_}")
+        return type_
+
+    def _check_domain(self, node: ast.expr, out: ts.TypeSpec) -> None:
+        if isinstance(node, ast.Tuple):
+            for element in node.elts:
+                self._check_domain(element, out)
+            return
+        if not isinstance(node, ast.Dict):
+            self.error(node, "'domain' must be a dict literal: domain={I: (0, n), J: (1, m - 1)}")
+        out_dims = {d for f in _leaves(out) if isinstance(f, ts.FieldType) for d in (f.dims or ())}
+        for key, value in zip(node.keys, node.values, strict=False):
+            assert key is not None
+            dim = self.visit(key)
+            if not isinstance(dim, ts.DimensionType):
+                self.error(key, f"domain keys must be dimensions, got {dim}")
+            if out_dims and dim.dim not in out_dims:
+                self.error(key, f"the output has no dimension {dim.dim.value}")
+            if not (isinstance(value, ast.Tuple) and len(value.elts) == 2):
+                self.error(value, f"the range of {dim.dim.value} must be a pair (start, stop)")
+            for bound in value.elts:
+                bound_type = self.visit(bound)
+                dtype = ts.element_dtype(bound_type)
+                if not isinstance(bound_type, (ts.ScalarType, ts.IntConstantType)) or (
+                    dtype is None or dtype.kind not in "iu"
+                ):
+                    self.error(bound, f"domain bounds must be integers, got {bound_type}")
+
+
+def _leaves(type_: ts.TypeSpec) -> list[ts.TypeSpec]:
+    if isinstance(type_, ts.TupleType):
+        return [leaf for t in type_.types for leaf in _leaves(t)]
+    return [type_]
+
+
+def _is_fields(type_: ts.TypeSpec) -> bool:
+    return all(isinstance(t, ts.FieldType) for t in _leaves(type_))
+
+
+def _fits_out(result: ts.TypeSpec, out: ts.TypeSpec) -> bool:
+    if isinstance(result, ts.TupleType) or isinstance(out, ts.TupleType):
+        return (
+            isinstance(result, ts.TupleType)
+            and isinstance(out, ts.TupleType)
+            and len(result.types) == len(out.types)
+            and all(_fits_out(r, o) for r, o in zip(result.types, out.types, strict=False))
+        )
+    if isinstance(result, ts.FieldType):
+        return _same_type(result, out)
+    dtype = ts.element_dtype(result)
+    return (
+        isinstance(out, ts.FieldType)
+        and dtype is not None
+        and (ts.is_assignable(result, ts.ScalarType(out.dtype)))
+    )
+
+
+__all__ = ["DSLTypeError", "ProgramTypeDeduction"]

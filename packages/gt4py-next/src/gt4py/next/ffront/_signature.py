@@ -1,0 +1,114 @@
+"""How operator calls bind and type their arguments (shared by operators and programs)."""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from .._dimensions import Dimension, promote_dims
+from ..errors import DSLTypeError
+from . import type_specifications as ts
+from ._ir import OperatorDefinition
+
+
+class OperatorSignature:
+    """The callable interface of a checked operator: parameters and result type."""
+
+    __slots__ = ("axis", "definition", "name", "params")
+
+    def __init__(self, definition: OperatorDefinition, axis: Dimension | None = None) -> None:
+        self.definition = definition
+        self.name = definition.name
+        self.axis = axis
+        params = [(p.name, p.type) for p in definition.params]
+        # a scan's first parameter is the carry, not an argument
+        self.params = params[1:] if definition.kind == "scan_operator" else params
+
+    def bind(
+        self,
+        checker: Any,
+        node: ast.AST,
+        args: list[ts.TypeSpec],
+        kwargs: dict[str | None, ts.TypeSpec],
+    ) -> list[ts.TypeSpec]:
+        """The argument types in parameter order, after checking count, names and types."""
+        names = [name for name, _ in self.params]
+        if len(args) > len(names):
+            raise DSLTypeError(
+                checker.location(node),
+                f"{self.name} takes {len(names)} argument(s) but {len(args)} were given",
+            )
+        bound: dict[str, ts.TypeSpec] = dict(zip(names, args, strict=False))
+        for key, value in kwargs.items():
+            if key not in names:
+                raise DSLTypeError(
+                    checker.location(node),
+                    f"{self.name} has no parameter '{key}' (parameters: {', '.join(names)})",
+                )
+            if key in bound:
+                raise DSLTypeError(
+                    checker.location(node), f"{self.name} got two values for '{key}'"
+                )
+            bound[key] = value
+        missing = [n for n in names if n not in bound]
+        if missing:
+            raise DSLTypeError(
+                checker.location(node),
+                f"{self.name} is missing the argument(s) {', '.join(repr(m) for m in missing)}",
+            )
+        for name, expected in self.params:
+            actual = bound[name]
+            if not self._accepts(actual, expected):
+                raise DSLTypeError(
+                    checker.location(node),
+                    f"argument '{name}' of {self.name} must be {expected}, got {actual}",
+                )
+        return [bound[n] for n in names]
+
+    def _accepts(self, actual: ts.TypeSpec, expected: ts.TypeSpec) -> bool:
+        if self.definition.kind != "scan_operator":
+            return ts.is_assignable(actual, expected)
+        # scans take fields of their scalar parameter types (one column per point)
+        if isinstance(expected, ts.TupleType):
+            return (
+                isinstance(actual, ts.TupleType)
+                and len(actual.types) == len(expected.types)
+                and all(
+                    self._accepts(a, e) for a, e in zip(actual.types, expected.types, strict=False)
+                )
+            )
+        if isinstance(actual, ts.FieldType) and isinstance(expected, ts.ScalarType):
+            return actual.dtype == expected.dtype
+        return ts.is_assignable(actual, expected)
+
+    def result_type(self, checker: Any, node: ast.AST, bound: list[ts.TypeSpec]) -> ts.TypeSpec:
+        returns: ts.TypeSpec = self.definition.returns
+        if self.definition.kind != "scan_operator":
+            return returns
+        dims_lists = [t.dims or () for t in _flatten(bound) if isinstance(t, ts.FieldType)]
+        assert self.axis is not None
+        try:
+            dims = promote_dims(*dims_lists, (self.axis,))
+        except ValueError as error:
+            raise DSLTypeError(checker.location(node), f"dimension mismatch: {error}") from None
+        return _as_fields(returns, dims)
+
+
+def _flatten(types: list[ts.TypeSpec]) -> list[ts.TypeSpec]:
+    flat: list[ts.TypeSpec] = []
+    for type_ in types:
+        if isinstance(type_, ts.TupleType):
+            flat.extend(_flatten(list(type_.types)))
+        else:
+            flat.append(type_)
+    return flat
+
+
+def _as_fields(type_: ts.TypeSpec, dims: tuple[Dimension, ...]) -> ts.TypeSpec:
+    if isinstance(type_, ts.TupleType):
+        return ts.TupleType(tuple(_as_fields(t, dims) for t in type_.types))
+    if isinstance(type_, ts.FieldType):
+        return type_
+    dtype = ts.element_dtype(type_)
+    assert dtype is not None
+    return ts.FieldType(dims, dtype)

@@ -1,0 +1,169 @@
+"""The parsed source of a decorated function, with positions mapped back to the user's file.
+
+``inspect.getsource`` gives the function's text; nested definitions are indented, so the text
+is dedented before parsing and the removed indentation is added back to every column. Names
+are resolved like Python would at call time: closure cells, then module globals, then builtins.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import dataclasses
+import inspect
+import os
+import textwrap
+import types
+from collections.abc import Callable
+from typing import Any
+
+from gt4py.eve import SourceLocation
+
+from ..errors import DSLError
+
+
+_MISSING = object()
+
+
+@dataclasses.dataclass(frozen=True)
+class SourceDefinition:
+    """A function's syntax tree and what is needed to locate and resolve its names."""
+
+    function: Callable[..., Any]
+    tree: ast.FunctionDef
+    filename: str
+    line_offset: int  # added to ast line numbers
+    column_offset: int  # added to ast column offsets (the dedented indentation)
+    closure: dict[str, Any]
+    # locals of the code that applied the decorator: string annotations (PEP 563) may name
+    # classes local to it that the function body never refers to
+    caller_locals: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+    @classmethod
+    def from_function(cls, function: Callable[..., Any]) -> SourceDefinition:
+        if not isinstance(function, types.FunctionType):
+            raise TypeError(
+                f"gt4py.next decorators take a Python function defined with 'def', got {function!r}"
+            )
+        filename = function.__code__.co_filename
+        try:
+            lines, first_line = inspect.getsourcelines(function)
+        except (OSError, TypeError) as error:
+            raise DSLError(
+                SourceLocation(
+                    filename=filename, line=max(function.__code__.co_firstlineno, 1), column=1
+                ),
+                f"cannot read the source code of '{function.__name__}' ({error}); define it in "
+                "a file, not interactively through exec",
+            ) from None
+        text = "".join(lines)
+        dedented = textwrap.dedent(text)
+        column_offset = _indentation(lines) if dedented != text else 0
+        module = ast.parse(dedented)
+        tree = next(
+            (node for node in module.body if isinstance(node, ast.FunctionDef)),
+            None,
+        )
+        if tree is None:
+            location = SourceLocation(filename=filename, line=max(first_line, 1), column=1)
+            raise DSLError(location, f"'{function.__name__}' is not a 'def' function")
+        return cls(
+            function=function,
+            tree=tree,
+            filename=filename,
+            line_offset=max(first_line, 1) - 1,
+            column_offset=column_offset,
+            closure=_closure_values(function),
+            caller_locals=_caller_locals() if _has_string_annotations(function) else {},
+        )
+
+    def location(self, node: ast.AST) -> SourceLocation:
+        line = getattr(node, "lineno", 1) + self.line_offset
+        column = getattr(node, "col_offset", 0) + self.column_offset + 1
+        end_line = getattr(node, "end_lineno", None)
+        end_column = getattr(node, "end_col_offset", None)
+        return SourceLocation(
+            filename=self.filename,
+            line=line,
+            column=column,
+            end_line=None if end_line is None else end_line + self.line_offset,
+            end_column=(
+                None
+                if end_column is None or end_line is None
+                else end_column + self.column_offset + 1
+            ),
+        )
+
+    def lookup(self, name: str) -> Any:
+        """The value ``name`` refers to in the function's scope, or ``_MISSING``."""
+        if name in self.closure:
+            return self.closure[name]
+        globals_ = self.function.__globals__
+        if name in globals_:
+            return globals_[name]
+        return getattr(builtins, name, _MISSING)
+
+    def annotations(self) -> dict[str, Any]:
+        """The evaluated annotations (strings from ``from __future__ import annotations`` too)."""
+        raw = dict(getattr(self.function, "__annotations__", {}))
+        resolved: dict[str, Any] = {}
+        for name, raw_annotation in raw.items():
+            annotation = raw_annotation
+            if isinstance(annotation, str):
+                try:
+                    annotation = eval(
+                        annotation,
+                        self.function.__globals__,
+                        {**self.caller_locals, **self.closure},
+                    )
+                except Exception as error:
+                    node = self._annotation_node(name)
+                    raise DSLError(
+                        self.location(node),
+                        f"cannot evaluate the annotation {annotation!r} of '{name}': {error}",
+                    ) from None
+            resolved[name] = annotation
+        return resolved
+
+    def _annotation_node(self, name: str) -> ast.AST:
+        if name == "return":
+            return self.tree.returns or self.tree
+        for arg in self.tree.args.args:
+            if arg.arg == name:
+                return arg
+        return self.tree
+
+
+def is_missing(value: Any) -> bool:
+    return value is _MISSING
+
+
+def _has_string_annotations(function: types.FunctionType) -> bool:
+    return any(isinstance(a, str) for a in getattr(function, "__annotations__", {}).values())
+
+
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _caller_locals() -> dict[str, Any]:
+    frame = inspect.currentframe()
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame = frame.f_back
+    return dict(frame.f_locals) if frame is not None else {}
+
+
+def _indentation(lines: list[str]) -> int:
+    for line in lines:
+        if line.strip():
+            return len(line) - len(line.lstrip())
+    return 0
+
+
+def _closure_values(function: types.FunctionType) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    for name, cell in zip(function.__code__.co_freevars, function.__closure__ or (), strict=False):
+        try:
+            values[name] = cell.cell_contents
+        except ValueError:  # an empty cell: the name is assigned later in the enclosing scope
+            continue
+    return values

@@ -1,0 +1,346 @@
+"""``@field_operator``, ``@scan_operator`` and ``@program``: checked definitions bound to a backend.
+
+Decorating parses and type-checks the definition (errors are :class:`gtx.errors.DSLError` with
+the user's file:line:col); the frontend modules are imported on the first decoration, so
+``import gt4py.next`` stays cheap. Calls dispatch on the backend through
+:func:`gt4py.next.backend.execution_mode`; embedded backends run the Python definition on
+fields (``_embedded_run``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Final
+
+from .._backend import DEFAULT_BACKEND, Backend, ExecutionMode, execution_mode
+from .._dimensions import Dimension, GridType
+
+
+_UNSET: Final = object()
+
+
+def _backend_or_default(backend: Any) -> Any:
+    return DEFAULT_BACKEND if backend is _UNSET else backend
+
+
+def _copy_metadata(target: Any, definition: Callable[..., Any]) -> None:
+    target.__name__ = definition.__name__
+    target.__qualname__ = definition.__qualname__
+    target.__doc__ = definition.__doc__
+    target.__module__ = definition.__module__
+
+
+class FieldOperator:
+    """A type-checked field operator.
+
+    Called from a program or directly with ``out=`` (and ``domain=``, ``offset_provider=``)
+    it writes its result into ``out``; called directly without ``out`` it returns the result;
+    called from another operator it is part of that operator's expression.
+    """
+
+    _kind = "field operator"
+
+    def __init__(
+        self,
+        definition: Callable[..., Any],
+        *,
+        backend: Backend,
+        grid_type: GridType | None = None,
+        signature: Any = None,
+    ) -> None:
+        self.definition = definition
+        self.backend = backend
+        self.grid_type = None if grid_type is None else GridType(grid_type)
+        _copy_metadata(self, definition)
+        self._mode = execution_mode(backend, f"{self._kind} '{definition.__name__}'")
+        self.__gt_signature__ = signature if signature is not None else self._check()
+
+    def _check(self) -> Any:
+        from ._frontend import check_operator
+
+        return check_operator(self.definition)
+
+    def _replace(self, **changes: Any) -> Any:
+        clone = object.__new__(type(self))
+        clone.__dict__.update(self.__dict__)
+        clone.__dict__.update(changes)
+        if "backend" in changes:
+            clone._mode = execution_mode(changes["backend"], f"{self._kind} '{self.__name__}'")
+        return clone
+
+    def with_backend(self, backend: Backend) -> Any:
+        """The same operator on another backend (the definition is not checked again)."""
+        return self._replace(backend=backend)
+
+    def with_grid_type(self, grid_type: GridType) -> Any:
+        return self._replace(grid_type=GridType(grid_type))
+
+    @property
+    def __gt_allocator__(self) -> Any:
+        return self.backend.allocator
+
+    @property
+    def definition_stage(self) -> Any:
+        """The checked frontend definition (an eve node)."""
+        return self.__gt_signature__.definition
+
+    def __call__(
+        self,
+        *args: Any,
+        out: Any = None,
+        domain: Any = None,
+        offset_provider: Any = None,
+        **kwargs: Any,
+    ) -> Any:
+        from . import _embedded_run
+
+        if out is None:
+            if domain is not None:
+                raise TypeError(f"{self.__name__}: 'domain' needs 'out'")
+            if offset_provider is None and _embedded_run.in_operator_body.get():
+                return self.definition(*args, **kwargs)
+            if self._mode is ExecutionMode.EMBEDDED:
+                return _embedded_run.run_returning(self.definition, args, kwargs, offset_provider)
+            raise TypeError(
+                f"{self.__name__} runs on the compiled backend {self.backend.name}: pass "
+                "'out=' (a compiled field operator writes into fields)"
+            )
+        if self._mode is ExecutionMode.EMBEDDED or _embedded_run.in_operator_body.get():
+            _embedded_run.run_into(self.definition, args, kwargs, out, domain, offset_provider)
+            return None
+        return self.backend.run(  # type: ignore[attr-defined]
+            self, args, {**kwargs, "out": out, "domain": domain}, offset_provider=offset_provider
+        )
+
+    def __repr__(self) -> str:
+        return f"<{self._kind} {self.__name__} on {self.backend.name}>"
+
+
+class ScanOperator(FieldOperator):
+    """A field operator that carries a value along ``axis``, level by level."""
+
+    _kind = "scan operator"
+
+    def __init__(
+        self,
+        definition: Callable[..., Any],
+        *,
+        axis: Dimension,
+        forward: bool = True,
+        init: Any = 0.0,
+        backend: Backend,
+        grid_type: GridType | None = None,
+        signature: Any = None,
+    ) -> None:
+        if not isinstance(axis, Dimension):
+            raise TypeError(f"scan_operator's axis must be a Dimension, got {axis!r}")
+        self.axis = axis
+        self.forward = bool(forward)
+        self.init = init
+        super().__init__(definition, backend=backend, grid_type=grid_type, signature=signature)
+        self._result_dtypes = _dtypes_of(self.__gt_signature__.definition.returns)
+        self._binder: Any = None
+
+    def _check(self) -> Any:
+        from ._frontend import check_operator
+
+        return check_operator(self.definition, scan_axis=self.axis, init=self.init)
+
+    def _bind(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
+        if not kwargs:
+            expected = len(self.__gt_signature__.params)
+            if len(args) != expected:
+                raise TypeError(
+                    f"{self.__name__} takes {expected} argument(s) besides the carry, "
+                    f"got {len(args)}"
+                )
+            return list(args)
+        if self._binder is None:
+            import inspect
+
+            parameters = list(inspect.signature(self.definition).parameters.values())[1:]
+            self._binder = inspect.Signature(parameters)
+        bound = self._binder.bind(*args, **kwargs)
+        return list(bound.arguments.values())
+
+    def __call__(
+        self,
+        *args: Any,
+        out: Any = None,
+        domain: Any = None,
+        offset_provider: Any = None,
+        **kwargs: Any,
+    ) -> Any:
+        from . import _embedded_run
+
+        embedded = self._mode is ExecutionMode.EMBEDDED or _embedded_run.in_operator_body.get()
+        if not embedded:
+            return super().__call__(
+                *args, out=out, domain=domain, offset_provider=offset_provider, **kwargs
+            )
+        result = _embedded_run.run_scan(
+            self.definition,
+            self.axis,
+            self.forward,
+            self.init,
+            self._bind(args, kwargs),
+            out,
+            domain,
+            offset_provider,
+            self._result_dtypes,
+        )
+        return result if out is None else None
+
+
+def _dtypes_of(type_: Any) -> Any:
+    from . import type_specifications as ts
+
+    if isinstance(type_, ts.TupleType):
+        return tuple(_dtypes_of(t) for t in type_.types)
+    dtype = ts.element_dtype(type_)
+    if dtype is None:
+        raise TypeError(f"a scan operator must return scalars or tuples of scalars, not {type_}")
+    return dtype
+
+
+class Program:
+    """A type-checked program: a sequence of operator calls writing into ``out`` fields.
+
+    Call it with the program's arguments and ``offset_provider=`` (neighbour tables for
+    unstructured shifts; optional on Cartesian grids).
+    """
+
+    def __init__(
+        self,
+        definition: Callable[..., Any],
+        *,
+        backend: Backend,
+        grid_type: GridType | None = None,
+        static_params: Any = None,
+        checked: Any = None,
+    ) -> None:
+        self.definition = definition
+        self.backend = backend
+        self.grid_type = None if grid_type is None else GridType(grid_type)
+        self.static_params = static_params
+        _copy_metadata(self, definition)
+        self._mode = execution_mode(backend, f"program '{definition.__name__}'")
+        if checked is None:
+            from ._frontend import check_program
+
+            checked = check_program(definition)
+        self.definition_stage = checked
+
+    def with_backend(self, backend: Backend) -> Program:
+        return Program(
+            self.definition,
+            backend=backend,
+            grid_type=self.grid_type,
+            static_params=self.static_params,
+            checked=self.definition_stage,
+        )
+
+    def with_grid_type(self, grid_type: GridType) -> Program:
+        return Program(
+            self.definition,
+            backend=self.backend,
+            grid_type=grid_type,
+            static_params=self.static_params,
+            checked=self.definition_stage,
+        )
+
+    @property
+    def __gt_allocator__(self) -> Any:
+        return self.backend.allocator
+
+    def __call__(self, *args: Any, offset_provider: Any = None, **kwargs: Any) -> None:
+        if self._mode is ExecutionMode.EMBEDDED:
+            from ..embedded.context import embedded_context
+
+            with embedded_context(offset_provider=offset_provider, lazy=True):
+                self.definition(*args, **kwargs)
+            return
+        self.backend.run(self, args, kwargs, offset_provider=offset_provider)  # type: ignore[attr-defined]
+
+    def compile(self, **static_arguments: Any) -> Any:
+        """Compile ahead of time (compiled backends only)."""
+        if self._mode is ExecutionMode.EMBEDDED:
+            raise ValueError(
+                f"program '{self.__name__}' runs on the embedded backend {self.backend.name}, "
+                "and embedded programs are not compiled: call it directly, or use "
+                ".with_backend(<compiled backend>).compile(...)"
+            )
+        return self.backend.compile(self, **static_arguments)  # type: ignore[attr-defined]
+
+    def __repr__(self) -> str:
+        return f"<program {self.__name__} on {self.backend.name}>"
+
+
+# -- decorators -----------------------------------------------------------------------------------
+
+
+def field_operator(
+    definition: Callable[..., Any] | None = None,
+    *,
+    backend: Any = _UNSET,
+    grid_type: GridType | None = None,
+) -> Any:
+    """Decorate a function as a field operator: ``@field_operator`` or ``@field_operator(backend=...)``."""
+
+    def decorate(function: Callable[..., Any]) -> FieldOperator:
+        return FieldOperator(function, backend=_backend_or_default(backend), grid_type=grid_type)
+
+    return decorate if definition is None else decorate(definition)
+
+
+def scan_operator(
+    definition: Callable[..., Any] | None = None,
+    *,
+    axis: Dimension,
+    forward: bool = True,
+    init: Any = 0.0,
+    backend: Any = _UNSET,
+    grid_type: GridType | None = None,
+) -> Any:
+    """Decorate ``def scan(carry, a, b) -> carry`` as a scan along ``axis`` starting at ``init``."""
+
+    def decorate(function: Callable[..., Any]) -> ScanOperator:
+        return ScanOperator(
+            function,
+            axis=axis,
+            forward=forward,
+            init=init,
+            backend=_backend_or_default(backend),
+            grid_type=grid_type,
+        )
+
+    return decorate if definition is None else decorate(definition)
+
+
+def program(
+    definition: Callable[..., Any] | None = None,
+    *,
+    backend: Any = _UNSET,
+    grid_type: GridType | None = None,
+    static_params: Any = None,
+    enable_jit: bool | None = None,
+    frozen: bool = False,
+) -> Any:
+    """Decorate a function calling operators as a program: ``@program`` or ``@program(backend=...)``.
+
+    ``enable_jit`` and ``frozen`` are accepted for compatibility; they matter to compiled
+    backends only.
+    """
+
+    def decorate(function: Callable[..., Any]) -> Program:
+        return Program(
+            function,
+            backend=_backend_or_default(backend),
+            grid_type=grid_type,
+            static_params=static_params,
+        )
+
+    return decorate if definition is None else decorate(definition)
+
+
+__all__ = ["FieldOperator", "Program", "ScanOperator", "field_operator", "program", "scan_operator"]
