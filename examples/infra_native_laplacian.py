@@ -1,6 +1,6 @@
-"""Quick start: a real C++ stencil through gt4py-infra, checked against numpy.
+"""A real C++ stencil through gt4py-infra, checked against numpy.
 
-    uv run python examples/quickstart.py
+    uv run python examples/infra_native_laplacian.py
 
 A 5-point Laplacian is generated as C++ (OpenMP over the horizontal), compiled into a nanobind
 extension by a compilation worker process (``gt4py.infra.runners``) through the shared build
@@ -8,8 +8,7 @@ cache (``gt4py.infra.native`` on ``gt4py.infra.caching``), loaded here and run o
 256x256x80 field. Run it twice: the second process finds the module in the persistent cache
 and compiles nothing. ``GT4PY_CACHE_DIAGNOSTICS=1`` says why a build missed the cache.
 
-This exercises the shared infrastructure end to end; once gt4py.next lands, the quick start
-becomes the same stencil written as a field operator.
+This exercises the shared infrastructure end to end (config, runners, native builds, caches).
 """
 
 from __future__ import annotations
