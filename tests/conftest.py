@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import pathlib
+import shutil
+import subprocess
 import tempfile
 
 import pytest
@@ -23,3 +25,29 @@ def cache_dir(tmp_path: pathlib.Path):
     root = tmp_path / "gt4py-cache"
     with config.overrides(build_cache_dir=root, build_cache_lifetime="persistent"):
         yield root
+
+
+REPO = pathlib.Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="session")
+def dist_dir(tmp_path_factory: pytest.TempPathFactory) -> pathlib.Path:
+    """Every wheel and sdist of the workspace, built once per test run with `uv build`."""
+    if shutil.which("uv") is None:
+        pytest.skip("needs uv on PATH")
+    out = tmp_path_factory.mktemp("dist")
+    subprocess.run(
+        ["uv", "build", "--all-packages", "--out-dir", str(out), "--quiet"], cwd=REPO, check=True
+    )
+    return out
+
+
+@pytest.fixture
+def wheel_of(dist_dir: pathlib.Path):
+    """The built wheel of one distribution (by its normalized name, e.g. ``gt4py_infra``)."""
+
+    def find(dist: str) -> pathlib.Path:
+        (wheel,) = dist_dir.glob(f"{dist}-*.whl")
+        return wheel
+
+    return find

@@ -27,25 +27,9 @@ pytestmark = [
 ]
 
 
-@pytest.fixture(scope="module")
-def dist_dir(tmp_path_factory: pytest.TempPathFactory) -> pathlib.Path:
-    out = tmp_path_factory.mktemp("dist")
-    subprocess.run(
-        ["uv", "build", "--all-packages", "--out-dir", str(out), "--quiet"],
-        cwd=REPO,
-        check=True,
-    )
-    return out
-
-
-def _wheel(dist_dir: pathlib.Path, dist: str) -> pathlib.Path:
-    (wheel,) = dist_dir.glob(f"{dist}-*.whl")
-    return wheel
-
-
 @pytest.mark.parametrize("dist", sorted(DISTRIBUTIONS))
-def test_every_distribution_builds_wheel_and_sdist(dist_dir, dist):
-    wheel = _wheel(dist_dir, dist)
+def test_every_distribution_builds_wheel_and_sdist(dist_dir, wheel_of, dist):
+    wheel = wheel_of(dist)
     assert list(dist_dir.glob(f"{dist}-*.tar.gz")), f"no sdist for {dist}"
     names = zipfile.ZipFile(wheel).namelist()
     # PEP 420: nobody ships gt4py/__init__.py, or installing two wheels would clash.
@@ -57,7 +41,7 @@ def test_every_distribution_builds_wheel_and_sdist(dist_dir, dist):
         assert expected in names
 
 
-def test_infra_wheel_installs_alone(dist_dir, tmp_path):
+def test_infra_wheel_installs_alone(wheel_of, tmp_path):
     venv = tmp_path / "venv"
     subprocess.run(["uv", "venv", "--quiet", "-p", sys.executable, str(venv)], check=True)
     python = venv / "bin" / "python"
@@ -69,7 +53,7 @@ def test_infra_wheel_installs_alone(dist_dir, tmp_path):
             "--quiet",
             "-p",
             str(python),
-            str(_wheel(dist_dir, "gt4py_infra")),
+            str(wheel_of("gt4py_infra")),
         ],
         check=True,
     )
