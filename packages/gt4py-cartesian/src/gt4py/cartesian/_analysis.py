@@ -1,0 +1,270 @@
+"""The analysed IR: extents (the halo each field and statement needs), access kinds, K accesses,
+temporary storage, and the dependency checks of the parallel model.
+
+Execution model shared by every backend (see ``debug``): computations run in order; inside a
+computation, intervals run in source order (PARALLEL), ascending (FORWARD) or descending
+(BACKWARD); in PARALLEL each top-level statement runs over its whole interval before the next,
+in FORWARD/BACKWARD every statement of a level runs before the next level.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+
+from . import _ir, _ir as ir
+from ._errors import GTScriptDefinitionError
+
+
+@dataclasses.dataclass(frozen=True)
+class Extent:
+    """A horizontal halo around the compute domain: ``i_lo``/``j_lo`` <= 0 <= ``i_hi``/``j_hi``."""
+
+    i_lo: int = 0
+    i_hi: int = 0
+    j_lo: int = 0
+    j_hi: int = 0
+
+    def union(self, other: Extent) -> Extent:
+        return Extent(
+            min(self.i_lo, other.i_lo),
+            max(self.i_hi, other.i_hi),
+            min(self.j_lo, other.j_lo),
+            max(self.j_hi, other.j_hi),
+        )
+
+    def shifted(self, di: int, dj: int) -> Extent:
+        return Extent(
+            min(0, self.i_lo + di),
+            max(0, self.i_hi + di),
+            min(0, self.j_lo + dj),
+            max(0, self.j_hi + dj),
+        )
+
+    @property
+    def is_zero(self) -> bool:
+        return self == ZERO
+
+
+ZERO = Extent()
+
+# (start level, start offset, end level, end offset, K offset) of one static access.
+KAccess = tuple[str, int, str, int, int]
+
+
+@dataclasses.dataclass
+class AnalysedStencil:
+    ir: ir.Stencil
+    stmt_extents: dict[int, Extent]  # id() of each top-level statement -> where it computes
+    field_extents: dict[str, Extent]  # every field -> the halo it is read with
+    k_accesses: dict[str, set[KAccess]]  # parameter fields -> their static K accesses
+    access: dict[str, str]  # parameter -> "in", "out" or "inout"
+    temp_halo: Extent
+    temp_k_halo: tuple[int, int]  # levels below and above the domain temporaries keep
+    decls: dict[str, _ir.FieldDecl | _ir.ScalarDecl]
+
+    @property
+    def temp_names(self) -> frozenset[str]:
+        return frozenset(t.name for t in self.ir.temporaries)
+
+    def describe(self) -> str:
+        """A readable dump of the analysis (for GT4PY_DUMP_STAGES)."""
+        lines = [f"stencil {self.ir.name}"]
+        for name, kind in self.access.items():
+            lines.append(f"  param {name}: {kind}, extent {self.field_extents.get(name, ZERO)}")
+        for decl in self.ir.temporaries:
+            lines.append(f"  temporary {decl.name}: {decl.dtype}")
+        lines.append(f"  temporary halo {self.temp_halo}, K halo {self.temp_k_halo}")
+        for comp in self.ir.computations:
+            lines.append(f"  computation {comp.order} ({comp.loc})")
+            for block in comp.intervals:
+                lines.append(f"    interval {_pos(block.start)}..{_pos(block.end)}")
+                for stmt in block.body:
+                    lines.append(
+                        f"      {type(stmt).__name__} at {stmt.loc}: {self.stmt_extents[id(stmt)]}"
+                    )
+        return "\n".join(lines)
+
+
+def _pos(p: ir.AxisPosition) -> str:
+    return f"{p.level}{p.offset:+d}"
+
+
+def iter_exprs_reads(expr: ir.Expr) -> Iterator[ir.FieldRef]:
+    """Every field read inside an expression (including index expressions)."""
+    stack = [expr]
+    while stack:
+        e = stack.pop()
+        if isinstance(e, ir.FieldRef):
+            yield e
+            stack.extend(x for x in (e.k_absolute, e.k_variable) if x is not None)
+        elif isinstance(e, ir.BinaryOp):
+            stack.extend((e.left, e.right))
+        elif isinstance(e, ir.UnaryOp):
+            stack.append(e.operand)
+        elif isinstance(e, ir.TernaryOp):
+            stack.extend((e.condition, e.true_value, e.false_value))
+        elif isinstance(e, ir.Call):
+            stack.extend(e.args)
+        elif isinstance(e, ir.Cast):
+            stack.append(e.value)
+
+
+def iter_accesses(stmt: ir.Stmt) -> Iterator[tuple[str, ir.FieldRef, str]]:
+    """("read" | "write", field reference, loc of the innermost statement), in order."""
+    if isinstance(stmt, ir.Assign):
+        for ref in iter_exprs_reads(stmt.value):
+            yield "read", ref, stmt.loc
+        yield "write", stmt.target, stmt.loc
+    elif isinstance(stmt, ir.If | ir.While):
+        for ref in iter_exprs_reads(stmt.condition):
+            yield "read", ref, stmt.loc
+        for inner in stmt.body:
+            yield from iter_accesses(inner)
+        for inner in getattr(stmt, "orelse", []):
+            yield from iter_accesses(inner)
+        if isinstance(stmt, ir.While):  # the condition is re-read after the body
+            for ref in iter_exprs_reads(stmt.condition):
+                yield "read", ref, stmt.loc
+    elif isinstance(stmt, ir.HorizontalRegion):
+        for inner in stmt.body:
+            yield from iter_accesses(inner)
+
+
+def analyse(stencil: ir.Stencil) -> AnalysedStencil:
+    decls: dict[str, ir.FieldDecl | ir.ScalarDecl] = {p.name: p for p in stencil.params}
+    decls.update({t.name: t for t in stencil.temporaries})
+    temps = {t.name for t in stencil.temporaries}
+    top: list[tuple[ir.Stmt, ir.Computation, ir.IntervalBlock]] = [
+        (stmt, comp, block)
+        for comp in stencil.computations
+        for block in comp.intervals
+        for stmt in block.body
+    ]
+    for comp in stencil.computations:
+        for block in comp.intervals:
+            _check_dependencies(comp, block)
+            _check_regions(block.body, nested=False)
+
+    # Extents: a statement computes wherever a later (or, in a K loop, earlier) reader of a
+    # temporary it writes needs it; a field needs the reader's extent shifted by the offset.
+    # Iterated to a fixed point; growth without bound means a circular offset dependency.
+    stmt_ext = {id(s): ZERO for s, _, _ in top}
+    field_ext: dict[str, Extent] = {}
+    accesses = {id(s): list(iter_accesses(s)) for s, _, _ in top}
+    for _ in range(64):
+        changed = False
+        for stmt, _, _ in top:
+            ext = stmt_ext[id(stmt)]
+            for kind, ref, _loc in accesses[id(stmt)]:
+                if kind == "write" and ref.name in temps:
+                    ext = ext.union(field_ext.get(ref.name, ZERO))
+            if ext != stmt_ext[id(stmt)]:
+                stmt_ext[id(stmt)] = ext
+                changed = True
+            for kind, ref, _loc in accesses[id(stmt)]:
+                if kind == "read":
+                    needed = ext.shifted(ref.offset[0], ref.offset[1])
+                    merged = field_ext.get(ref.name, ZERO).union(needed)
+                    if merged != field_ext.get(ref.name):
+                        field_ext[ref.name] = merged
+                        changed = True
+        if not changed:
+            break
+    else:
+        raise GTScriptDefinitionError(
+            "temporaries read each other with horizontal offsets in a cycle, so no finite "
+            "halo can compute them",
+            loc=stencil.loc,
+        )
+
+    k_accesses: dict[str, set[KAccess]] = {p.name: set() for p in stencil.params}
+    access: dict[str, str] = {}
+    temp_k = [0, 0]
+    for stmt, _comp, block in top:
+        for kind, ref, _loc in accesses[id(stmt)]:
+            decl = decls[ref.name]
+            if (
+                isinstance(decl, ir.FieldDecl)
+                and ref.name in k_accesses
+                and "K" in decl.axes
+                and ref.k_absolute is None
+                and ref.k_variable is None
+            ):
+                k_accesses[ref.name].add(
+                    (
+                        block.start.level,
+                        block.start.offset,
+                        block.end.level,
+                        block.end.offset,
+                        ref.offset[2],
+                    )
+                )
+            if ref.name in temps:
+                temp_k[0] = max(temp_k[0], -ref.offset[2])
+                temp_k[1] = max(temp_k[1], ref.offset[2])
+            if ref.name in k_accesses:
+                before = access.get(ref.name)
+                now = "in" if kind == "read" else "out"
+                access[ref.name] = now if before in (None, now) else "inout"
+    temp_halo = ZERO
+    for stmt, _, _ in top:
+        temp_halo = temp_halo.union(stmt_ext[id(stmt)])
+    for name in temps:
+        temp_halo = temp_halo.union(field_ext.get(name, ZERO))
+    for param in stencil.params:
+        access.setdefault(param.name, "none")
+    return AnalysedStencil(
+        ir=stencil,
+        stmt_extents=stmt_ext,
+        field_extents=field_ext,
+        k_accesses=k_accesses,
+        access={p.name: access[p.name] for p in stencil.params},
+        temp_halo=temp_halo,
+        temp_k_halo=(temp_k[0], temp_k[1]),
+        decls=decls,
+    )
+
+
+def _check_dependencies(comp: ir.Computation, block: ir.IntervalBlock) -> None:
+    """Reject a field read with an offset and written at or after that read.
+
+    Such code would read neighbours that may or may not be updated yet, depending on the
+    backend's loop order. In PARALLEL any offset counts; in FORWARD/BACKWARD only horizontal
+    ones (vertical offsets are the point of a sequential computation).
+    """
+    stmts = block.body
+    for n, stmt in enumerate(stmts):
+        for kind, ref, loc in iter_accesses(stmt):
+            if kind != "read":
+                continue
+            offset = ref.offset if comp.order == "PARALLEL" else (*ref.offset[:2], 0)
+            if not any(offset) and not (comp.order == "PARALLEL" and ref.k_variable is not None):
+                continue
+            for later in stmts[n:]:
+                for later_kind, later_ref, later_loc in iter_accesses(later):
+                    if later_kind == "write" and later_ref.name == ref.name:
+                        raise GTScriptDefinitionError(
+                            f"illegal dependency in a {comp.order} computation: '{ref.name}' "
+                            f"is read with offset {list(ref.offset)} and written in the same "
+                            f"computation (at {later_loc}); write the result to a new field "
+                            "or temporary instead",
+                            loc=loc,
+                        )
+
+
+def _check_regions(stmts: list[ir.Stmt], *, nested: bool) -> None:
+    for stmt in stmts:
+        if isinstance(stmt, ir.HorizontalRegion):
+            if nested:
+                raise GTScriptDefinitionError(
+                    "'with horizontal(...)' must be at the top level of an interval "
+                    "(not inside if/while or another region)",
+                    loc=stmt.loc,
+                )
+            _check_regions(stmt.body, nested=True)
+        elif isinstance(stmt, ir.If):
+            _check_regions(stmt.body, nested=True)
+            _check_regions(stmt.orelse, nested=True)
+        elif isinstance(stmt, ir.While):
+            _check_regions(stmt.body, nested=True)

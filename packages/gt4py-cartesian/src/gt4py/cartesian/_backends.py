@@ -1,0 +1,50 @@
+"""The registry of GTScript backends: name -> code generator and storage layout."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+from collections.abc import Callable, Mapping
+from typing import Any
+
+
+@dataclasses.dataclass(frozen=True)
+class Backend:
+    """A backend: ``generator`` is ``"module:function"`` turning an analysed stencil into the
+    Python source of a module with ``run(...)``; imported only when a stencil is built."""
+
+    name: str
+    generator: str
+    options: Mapping[str, type] = dataclasses.field(default_factory=dict)
+
+    def generate(self, analysed: Any) -> str:
+        module, _, function = self.generator.partition(":")
+        generate: Callable[[Any], str] = getattr(importlib.import_module(module), function)
+        return generate(analysed)
+
+
+_BACKENDS: dict[str, Backend] = {}
+
+
+def register_backend(backend: Backend) -> Backend:
+    _BACKENDS[backend.name] = backend
+    return backend
+
+
+def get_backend(name: str) -> Backend:
+    try:
+        return _BACKENDS[name]
+    except KeyError:
+        raise ValueError(
+            f"unknown GTScript backend {name!r}; available: {', '.join(sorted(_BACKENDS))}"
+        ) from None
+
+
+def backend_names() -> list[str]:
+    return sorted(_BACKENDS)
+
+
+register_backend(Backend("numpy", "gt4py.cartesian._numpy_codegen:generate"))
+register_backend(Backend("debug", "gt4py.cartesian._debug_codegen:generate"))
+register_backend(Backend("gt:cpu_ifirst", "gt4py.cartesian._cpp_backend:generate_ifirst"))
+register_backend(Backend("gt:cpu_kfirst", "gt4py.cartesian._cpp_backend:generate_kfirst"))

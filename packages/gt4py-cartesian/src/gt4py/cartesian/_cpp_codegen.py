@@ -1,0 +1,596 @@
+"""C++ for the ``gt:cpu_ifirst`` / ``gt:cpu_kfirst`` backends: one readable OpenMP loop nest per
+stencil, with nanobind bindings, generated from the analysed IR.
+
+The semantics are those of the ``debug`` backend (see ``_analysis``): computations in order;
+in PARALLEL each top-level statement runs over its whole interval before the next; in
+FORWARD/BACKWARD every statement of a level runs before the next level. Python's arithmetic
+is kept where C++ differs: ``%`` and ``//`` floor, ``int / int`` divides in double, ``**`` on
+integers stays integral, ``round`` is half-to-even.
+
+Field strides come from the arguments, so any memory layout works; the loop order follows the
+backend's layout (its stride-1 axis innermost), and a second instantiation of the kernel, with
+that axis' stride fixed to 1, runs when every argument is stride-1 there (it vectorizes).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+
+from . import _ir as ir
+from ._analysis import AnalysedStencil
+from ._errors import GTScriptDefinitionError
+
+
+CPP_TYPES = {
+    "bool": "bool", "int8": "std::int8_t", "int16": "std::int16_t", "int32": "std::int32_t",
+    "int64": "std::int64_t", "uint8": "std::uint8_t", "uint16": "std::uint16_t",
+    "uint32": "std::uint32_t", "uint64": "std::uint64_t", "float32": "float", "float64": "double",
+}  # fmt: skip
+
+# GTScript math builtins -> C++ (helpers from PRELUDE where the standard library differs).
+CPP_FUNCTIONS = {
+    "abs": "gt_abs", "min": "gt_min", "max": "gt_max", "mod": "gt_mod",
+    "sqrt": "std::sqrt", "exp": "std::exp", "log": "std::log", "log10": "std::log10",
+    "sin": "std::sin", "cos": "std::cos", "tan": "std::tan", "asin": "std::asin",
+    "acos": "std::acos", "atan": "std::atan", "sinh": "std::sinh", "cosh": "std::cosh",
+    "tanh": "std::tanh", "asinh": "std::asinh", "acosh": "std::acosh", "atanh": "std::atanh",
+    "arcsin": "std::asin", "arccos": "std::acos", "arctan": "std::atan",
+    "arcsinh": "std::asinh", "arccosh": "std::acosh", "arctanh": "std::atanh",
+    "isfinite": "gt_isfinite", "isinf": "gt_isinf", "isnan": "gt_isnan",
+    "floor": "gt_floor", "ceil": "gt_ceil", "trunc": "gt_trunc",
+    "round": "gt_round_half_even", "round_away_from_zero": "gt_round_away",
+    "cbrt": "std::cbrt", "gamma": "std::tgamma", "erf": "std::erf", "erfc": "std::erfc",
+}  # fmt: skip
+
+# The stride-1 axis each backend's storage layout promises; it becomes the innermost loop.
+INNER_AXIS = {"gt:cpu_ifirst": "I", "gt:cpu_kfirst": "K"}
+
+PRELUDE = r"""
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/tuple.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <vector>
+
+namespace nb = nanobind;
+
+namespace {
+
+using idx = std::ptrdiff_t;
+
+template <class A, class B> using gt_common = std::common_type_t<A, B>;
+
+// Python's %: the result has the sign of the divisor.
+template <class A, class B> inline gt_common<A, B> gt_mod(A a, B b) {
+  using T = gt_common<A, B>;
+  if constexpr (std::is_integral_v<T>) {
+    T r = static_cast<T>(a) % static_cast<T>(b);
+    return (r != 0 && ((r < 0) != (static_cast<T>(b) < 0))) ? r + static_cast<T>(b) : r;
+  } else {
+    T r = std::fmod(static_cast<T>(a), static_cast<T>(b));
+    if (r != 0 && ((r < 0) != (static_cast<T>(b) < 0))) r += static_cast<T>(b);
+    return r;
+  }
+}
+
+// Python's //: rounds towards minus infinity.
+template <class A, class B> inline gt_common<A, B> gt_floordiv(A a, B b) {
+  using T = gt_common<A, B>;
+  if constexpr (std::is_integral_v<T>) {
+    T q = static_cast<T>(a) / static_cast<T>(b);
+    T r = static_cast<T>(a) % static_cast<T>(b);
+    return (r != 0 && ((r < 0) != (static_cast<T>(b) < 0))) ? q - 1 : q;
+  } else {
+    return std::floor(static_cast<T>(a) / static_cast<T>(b));
+  }
+}
+
+// Python's /: integers divide in double.
+template <class A, class B> inline auto gt_truediv(A a, B b) {
+  if constexpr (std::is_integral_v<A> && std::is_integral_v<B>) {
+    return static_cast<double>(a) / static_cast<double>(b);
+  } else {
+    return a / b;
+  }
+}
+
+template <class A, class B> inline auto gt_pow(A a, B b) {
+  using T = gt_common<A, B>;
+  if constexpr (std::is_integral_v<T>) {
+    T result = 1, base = static_cast<T>(a);
+    for (T e = static_cast<T>(b); e > 0; e >>= 1) {
+      if (e & 1) result *= base;
+      base *= base;
+    }
+    return result;
+  } else {
+    return std::pow(static_cast<T>(a), static_cast<T>(b));
+  }
+}
+
+template <class A, class B> inline gt_common<A, B> gt_min(A a, B b) {
+  using T = gt_common<A, B>;
+  return std::min(static_cast<T>(a), static_cast<T>(b));
+}
+template <class A, class B> inline gt_common<A, B> gt_max(A a, B b) {
+  using T = gt_common<A, B>;
+  return std::max(static_cast<T>(a), static_cast<T>(b));
+}
+template <class T> inline T gt_abs(T a) {
+  if constexpr (std::is_unsigned_v<T> || std::is_same_v<T, bool>) return a;
+  else return a < 0 ? static_cast<T>(-a) : a;
+}
+template <class T> inline auto gt_float(T a) {
+  if constexpr (std::is_floating_point_v<T>) return a;
+  else return static_cast<double>(a);
+}
+template <class T> inline bool gt_isfinite(T a) { return std::isfinite(gt_float(a)); }
+template <class T> inline bool gt_isinf(T a) { return std::isinf(gt_float(a)); }
+template <class T> inline bool gt_isnan(T a) { return std::isnan(gt_float(a)); }
+template <class T> inline auto gt_floor(T a) { return std::floor(gt_float(a)); }
+template <class T> inline auto gt_ceil(T a) { return std::ceil(gt_float(a)); }
+template <class T> inline auto gt_trunc(T a) { return std::trunc(gt_float(a)); }
+// Half to even, as Python's and numpy's round (the default floating-point rounding mode).
+template <class T> inline auto gt_round_half_even(T a) { return std::nearbyint(gt_float(a)); }
+template <class T> inline auto gt_round_away(T a) { return std::round(gt_float(a)); }
+
+// A K index checked against the field's K size. Exceptions must not leave an OpenMP region,
+// so a bad index is recorded (first one wins) and replaced by 0; the call raises afterwards.
+struct KIndexError {
+  int field = -1;
+  idx index = 0;
+  idx size = 0;
+};
+
+inline idx gt_kcheck(idx index, idx size, int field, KIndexError& error) {
+  if (index >= 0 && index < size) return index;
+#pragma omp critical(gt_kindex_error)
+  if (error.field < 0) error = KIndexError{field, index, size};
+  return 0;
+}
+
+}  // namespace
+"""
+
+
+@dataclasses.dataclass(frozen=True)
+class _Field:
+    name: str
+    cpp_type: str
+    axes: str
+    data_dims: tuple[int, ...]
+    is_temporary: bool
+
+
+def _ident(name: str) -> str:
+    """A user name in C++: prefixed, so that ``i``, ``k`` or ``int`` never clash."""
+    return f"u_{name}"
+
+
+def _constant(c: ir.Constant) -> str:
+    if c.dtype == "bool":
+        return "true" if c.value == "True" else "false"
+    if c.dtype.startswith("float"):
+        ctype = CPP_TYPES[c.dtype]
+        special = {
+            "inf": f"std::numeric_limits<{ctype}>::infinity()",
+            "-inf": f"(-std::numeric_limits<{ctype}>::infinity())",
+            "nan": f"std::numeric_limits<{ctype}>::quiet_NaN()",
+        }
+        if c.value in special:
+            return special[c.value]
+        text = c.value if any(ch in c.value for ch in ".en") else c.value + ".0"
+        return f"{ctype}({text})" if c.dtype != "float64" else f"({text})"
+    # A Python int is a "weak" type in numpy; a plain C++ int keeps an int32 field int32.
+    value = int(c.value)
+    low, high = (0, 2**64) if c.dtype.startswith("uint") else (-(2**63), 2**63)
+    if not low <= value < high:
+        # C++ would only warn and wrap the literal; numpy raises OverflowError.
+        raise GTScriptDefinitionError(
+            f"the integer constant {value} does not fit in {c.dtype} (the C++ backends compute "
+            "in 64-bit integers at most); use a float or a smaller value"
+        )
+    if c.dtype == "int64" and -(2**31) <= value < 2**31:
+        return f"({value})"
+    return f"{CPP_TYPES[c.dtype]}({value}LL)"
+
+
+def _position(pos: ir.AxisPosition, size: str) -> str:
+    base = "0" if pos.level == "start" else size
+    return f"({base} + ({pos.offset}))" if pos.offset else base
+
+
+class CppGenerator:
+    def __init__(self, analysed: AnalysedStencil, *, backend: str, module_name: str) -> None:
+        if backend not in INNER_AXIS:
+            raise ValueError(f"no C++ loop order for backend {backend!r}")
+        self.analysed = analysed
+        self.inner = INNER_AXIS[backend]
+        self.module_name = module_name
+        stencil = analysed.ir
+        self.fields: dict[str, _Field] = {}
+        for p in stencil.params:
+            if isinstance(p, ir.FieldDecl):
+                self.fields[p.name] = _Field(
+                    p.name, CPP_TYPES[p.dtype], p.axes, tuple(p.data_dims), False
+                )
+        for t in stencil.temporaries:
+            self.fields[t.name] = _Field(
+                t.name, CPP_TYPES[t.dtype], "IJK", tuple(t.data_dims), True
+            )
+        self.field_ids = {name: n for n, name in enumerate(self.fields)}
+        self.lines: list[str] = []
+        self.depth = 0
+
+    # -- output ---------------------------------------------------------------------------------
+    def emit(self, text: str) -> None:
+        self.lines.append("  " * self.depth + text if text else "")
+
+    def generate(self) -> str:
+        self.lines = [PRELUDE]
+        self.emit_args_struct()
+        self.emit_kernel()
+        self.emit_binding()
+        return "\n".join(self.lines) + "\n"
+
+    # -- the argument block ---------------------------------------------------------------------
+    def params(self) -> Iterator[ir.FieldDecl | ir.ScalarDecl]:
+        yield from self.analysed.ir.params
+
+    def emit_args_struct(self) -> None:
+        self.emit("struct Args {")
+        self.depth += 1
+        self.emit("idx ni, nj, nk;")
+        for p in self.params():
+            if isinstance(p, ir.ScalarDecl):
+                self.emit(f"{CPP_TYPES[p.dtype]} {_ident(p.name)};")
+                continue
+            field = self.fields[p.name]
+            self.emit(f"{self.element(p.name)}* {_ident(p.name)};")
+            for axis in field.axes:
+                self.emit(f"idx {self.stride(p.name, axis)};")
+            for d in range(len(field.data_dims)):
+                self.emit(f"idx {self.stride(p.name, f'D{d}')};")
+            if "K" in field.axes:  # for checked absolute and variable K indices
+                self.emit(f"idx {self.korigin(p.name)}, {self.ksize(p.name)};")
+        self.depth -= 1
+        self.emit("};")
+        self.emit("")
+
+    def element(self, name: str) -> str:
+        """The element type a parameter field is passed as: const when only read, so that
+        read-only arrays (broadcast views, frozen storages) are accepted."""
+        ctype = self.fields[name].cpp_type
+        return f"const {ctype}" if self.analysed.access[name] in ("in", "none") else ctype
+
+    def stride(self, name: str, axis: str) -> str:
+        return f"s{axis.lower()}_{name}"
+
+    def korigin(self, name: str) -> str:
+        return f"ok_{name}"
+
+    def ksize(self, name: str) -> str:
+        return f"nk_{name}"
+
+    # -- the kernel -----------------------------------------------------------------------------
+    def emit_kernel(self) -> None:
+        stencil = self.analysed.ir
+        self.emit("template <bool UnitInner>")
+        self.emit("void kernel(const Args& args, KIndexError& kerror) {")
+        self.depth += 1
+        self.emit("const idx ni = args.ni, nj = args.nj, nk = args.nk;")
+        self.emit("(void)kerror;")
+        for p in self.params():
+            name = _ident(p.name)
+            if isinstance(p, ir.ScalarDecl):
+                self.emit(f"const {CPP_TYPES[p.dtype]} {name} = args.{name};")
+                continue
+            field = self.fields[p.name]
+            self.emit(f"{self.element(p.name)}* const __restrict__ {name} = args.{name};")
+            for axis in (*field.axes, *(f"D{d}" for d in range(len(field.data_dims)))):
+                s = self.stride(p.name, axis)
+                value = f"(UnitInner ? idx(1) : args.{s})" if axis == self.inner else f"args.{s}"
+                self.emit(f"const idx {s} = {value};")
+            if "K" in field.axes:
+                self.emit(
+                    f"const idx {self.korigin(p.name)} = args.{self.korigin(p.name)}, "
+                    f"{self.ksize(p.name)} = args.{self.ksize(p.name)};"
+                )
+        self.emit_temporaries()
+        self.emit("const bool parallel = ni * nj * nk >= 4096;  // tiny calls: no thread start")
+        self.emit("(void)parallel;")
+        for comp in stencil.computations:
+            self.emit_computation(comp)
+        self.depth -= 1
+        self.emit("}")
+        self.emit("")
+
+    def emit_temporaries(self) -> None:
+        halo, (k_lo, k_hi) = self.analysed.temp_halo, self.analysed.temp_k_halo
+        for t in self.analysed.ir.temporaries:
+            field = self.fields[t.name]
+            name = _ident(t.name)
+            sizes = {
+                "I": f"(ni + {halo.i_hi - halo.i_lo})",
+                "J": f"(nj + {halo.j_hi - halo.j_lo})",
+                "K": f"(nk + {k_lo + k_hi})",
+            }
+            # The backend's layout: its inner axis stride-1, data dimensions outermost.
+            order = ["J", "K", "I"] if self.inner == "I" else ["I", "J", "K"]
+            axes = [f"D{d}" for d in range(len(field.data_dims))] + order
+            sizes.update({f"D{d}": str(n) for d, n in enumerate(field.data_dims)})
+            stride = "idx(1)"
+            strides: dict[str, str] = {}
+            for axis in reversed(axes):
+                strides[axis] = stride
+                stride = f"{stride} * {sizes[axis]}"
+            self.emit(f"std::vector<{field.cpp_type}> storage_{t.name}({stride});")
+            for axis in axes:
+                self.emit(f"const idx {self.stride(t.name, axis)} = {strides[axis]};")
+            origin = (
+                f"{-halo.i_lo} * {self.stride(t.name, 'I')} + {-halo.j_lo} * "
+                f"{self.stride(t.name, 'J')} + {k_lo} * {self.stride(t.name, 'K')}"
+            )
+            self.emit(
+                f"{field.cpp_type}* const __restrict__ {name} = storage_{t.name}.data() + {origin};"
+            )
+            self.emit(
+                f"const idx {self.korigin(t.name)} = {k_lo}, {self.ksize(t.name)} = {sizes['K']};"
+            )
+            self.emit(f"(void){self.korigin(t.name)}; (void){self.ksize(t.name)};")
+
+    def sorted_blocks(self, comp: ir.Computation) -> list[ir.IntervalBlock]:
+        blocks = list(comp.intervals)
+        if comp.order != "PARALLEL":
+            blocks.sort(
+                key=lambda b: (0 if b.start.level == "start" else 1, b.start.offset),
+                reverse=comp.order == "BACKWARD",
+            )
+        return blocks
+
+    def emit_computation(self, comp: ir.Computation) -> None:
+        self.emit(f"// computation({comp.order}) at {comp.loc}")
+        # One thread team per computation; every loop nest inside shares out its horizontal
+        # points with `omp for` (whose closing barrier orders statement after statement).
+        self.emit("#pragma omp parallel if(parallel)")
+        self.emit("{")
+        self.depth += 1
+        for block in self.sorted_blocks(comp):
+            k0 = f"std::min(std::max<idx>({_position(block.start, 'nk')}, 0), nk)"
+            k1 = f"std::min(std::max<idx>({_position(block.end, 'nk')}, 0), nk)"
+            self.emit("{")
+            self.depth += 1
+            self.emit(f"const idx k0 = {k0}, k1 = {k1};")
+            if comp.order == "PARALLEL":
+                for stmt in block.body:
+                    self.emit_parallel_nest(stmt)
+            else:
+                step = (
+                    "for (idx k = k0; k < k1; ++k) {"
+                    if comp.order == "FORWARD"
+                    else "for (idx k = k1 - 1; k >= k0; --k) {"
+                )
+                self.emit(step)
+                self.depth += 1
+                for stmt in block.body:
+                    self.emit_level_nest(stmt)
+                self.depth -= 1
+                self.emit("}")
+            self.depth -= 1
+            self.emit("}")
+        self.depth -= 1
+        self.emit("}")
+
+    def horizontal_bounds(self, stmt: ir.Stmt) -> dict[str, tuple[str, str]]:
+        ext = self.analysed.stmt_extents[id(stmt)]
+        return {"I": (f"{ext.i_lo}", f"ni + {ext.i_hi}"), "J": (f"{ext.j_lo}", f"nj + {ext.j_hi}")}
+
+    def emit_parallel_nest(self, stmt: ir.Stmt) -> None:
+        bounds = self.horizontal_bounds(stmt)
+        bounds["K"] = ("k0", "k1")
+        order = ["J", "K", "I"] if self.inner == "I" else ["I", "J", "K"]
+        self.emit("#pragma omp for collapse(2)")
+        self.emit_nest(order, bounds, stmt)
+
+    def emit_level_nest(self, stmt: ir.Stmt) -> None:
+        bounds = self.horizontal_bounds(stmt)
+        order = ["J", "I"] if self.inner == "I" else ["I", "J"]
+        self.emit("#pragma omp for collapse(2)")
+        self.emit_nest(order, bounds, stmt)
+
+    def emit_nest(
+        self, order: list[str], bounds: dict[str, tuple[str, str]], stmt: ir.Stmt
+    ) -> None:
+        opened = 0
+        for axis in order:
+            var = axis.lower()
+            lo, hi = bounds[axis]
+            self.emit(f"for (idx {var} = {lo}; {var} < {hi}; ++{var}) {{")
+            self.depth += 1
+            opened += 1
+        ext = self.analysed.stmt_extents[id(stmt)]
+        self.stmt(stmt, at_domain=ext.is_zero)
+        for _ in range(opened):
+            self.depth -= 1
+            self.emit("}")
+
+    # -- statements and expressions -------------------------------------------------------------
+    def stmt(self, stmt: ir.Stmt, *, at_domain: bool) -> None:
+        if isinstance(stmt, ir.Assign):
+            target = self.access(stmt.target)
+            value = self.expr(stmt.value)
+            ctype = self.fields[stmt.target.name].cpp_type
+            line = f"{target} = static_cast<{ctype}>({value});"
+            if stmt.target.name not in self.analysed.temp_names and not at_domain:
+                line = f"if (i >= 0 && i < ni && j >= 0 && j < nj) {line}"
+            self.emit(line)
+        elif isinstance(stmt, ir.If):
+            self.emit(f"if ({self.expr(stmt.condition)}) {{")
+            self.block(stmt.body, at_domain)
+            if stmt.orelse:
+                self.emit("} else {")
+                self.block(stmt.orelse, at_domain)
+            self.emit("}")
+        elif isinstance(stmt, ir.While):
+            self.emit(f"while ({self.expr(stmt.condition)}) {{")
+            self.block(stmt.body, at_domain)
+            self.emit("}")
+        elif isinstance(stmt, ir.HorizontalRegion):
+            checks = []
+            for pos, size, var, op in (
+                (stmt.i_start, "ni", "i", ">="),
+                (stmt.i_end, "ni", "i", "<"),
+                (stmt.j_start, "nj", "j", ">="),
+                (stmt.j_end, "nj", "j", "<"),
+            ):
+                if pos is not None:
+                    checks.append(f"{var} {op} {_position(pos, size)}")
+            self.emit(f"if ({' && '.join(checks) or 'true'}) {{")
+            self.block(stmt.body, at_domain)
+            self.emit("}")
+        else:
+            raise TypeError(f"unknown statement {stmt!r}")
+
+    def block(self, stmts: list[ir.Stmt], at_domain: bool) -> None:
+        self.depth += 1
+        for inner in stmts:
+            self.stmt(inner, at_domain=at_domain)
+        self.depth -= 1
+
+    def expr(self, e: ir.Expr) -> str:
+        if isinstance(e, ir.Constant):
+            return _constant(e)
+        if isinstance(e, ir.ScalarRef):
+            return _ident(e.name)
+        if isinstance(e, ir.FieldRef):
+            return self.access(e)
+        if isinstance(e, ir.BinaryOp):
+            left, right = self.expr(e.left), self.expr(e.right)
+            helpers = {"/": "gt_truediv", "//": "gt_floordiv", "%": "gt_mod", "**": "gt_pow"}
+            if e.op in helpers:
+                return f"{helpers[e.op]}({left}, {right})"
+            op = {"and": "&&", "or": "||"}.get(e.op, e.op)
+            return f"({left} {op} {right})"
+        if isinstance(e, ir.UnaryOp):
+            op = "!" if e.op == "not" else e.op
+            return f"({op}{self.expr(e.operand)})"
+        if isinstance(e, ir.TernaryOp):
+            return (
+                f"({self.expr(e.condition)} ? {self.expr(e.true_value)} "
+                f": {self.expr(e.false_value)})"
+            )
+        if isinstance(e, ir.Call):
+            return f"{CPP_FUNCTIONS[e.func]}({', '.join(self.expr(a) for a in e.args)})"
+        if isinstance(e, ir.Cast):
+            return f"static_cast<{CPP_TYPES[e.dtype]}>({self.expr(e.value)})"
+        raise TypeError(f"unknown expression {e!r}")
+
+    def access(self, ref: ir.FieldRef) -> str:
+        field = self.fields[ref.name]
+        name = ref.name
+        di, dj, dk = ref.offset
+        index = {"I": f"(i + {di})" if di else "i", "J": f"(j + {dj})" if dj else "j"}
+        index["K"] = f"(k + {dk})" if dk else "k"
+        checked = None
+        if ref.k_absolute is not None:
+            checked = f"{self.korigin(name)} + ({self.expr(ref.k_absolute)})"
+        elif ref.k_variable is not None:
+            checked = f"{self.korigin(name)} + {index['K']} + ({self.expr(ref.k_variable)})"
+        if checked is not None:
+            fid = self.field_ids[name]
+            index["K"] = (
+                f"(gt_kcheck({checked}, {self.ksize(name)}, {fid}, kerror) - {self.korigin(name)})"
+            )
+        terms = [f"{index[a]} * {self.stride(name, a)}" for a in field.axes]
+        terms += [f"{i} * {self.stride(name, f'D{d}')}" for d, i in enumerate(ref.data_index)]
+        return f"{_ident(name)}[{' + '.join(terms) or '0'}]"
+
+    # -- the binding ----------------------------------------------------------------------------
+    def emit_binding(self) -> None:
+        stencil = self.analysed.ir
+        fields = [p for p in stencil.params if isinstance(p, ir.FieldDecl)]
+        signature = []
+        for p in stencil.params:
+            if isinstance(p, ir.ScalarDecl):
+                signature.append(f"{CPP_TYPES[p.dtype]} {_ident(p.name)}")
+            else:
+                ctype = self.element(p.name)
+                signature.append(f"nb::ndarray<{ctype}, nb::device::cpu> {_ident(p.name)}")
+        signature.append("std::tuple<idx, idx, idx> domain")
+        for f in fields:
+            tuple_type = ", ".join(["idx"] * len(f.axes))
+            signature.append(f"std::tuple<{tuple_type}> origin_{f.name}")
+        self.emit(f"void run({', '.join(signature)}) {{")
+        self.depth += 1
+        self.emit("Args args;")
+        self.emit("std::tie(args.ni, args.nj, args.nk) = domain;")
+        unit_checks = []
+        for p in stencil.params:
+            name = _ident(p.name)
+            if isinstance(p, ir.ScalarDecl):
+                self.emit(f"args.{name} = {name};")
+                continue
+            axes = p.axes
+            offset_terms = []
+            for n, axis in enumerate(axes):
+                s = self.stride(p.name, axis)
+                self.emit(f"args.{s} = {name}.stride({n});")
+                offset_terms.append(f"std::get<{n}>(origin_{p.name}) * args.{s}")
+                if axis == self.inner:
+                    unit_checks.append(f"(args.{s} == 1 || {name}.shape({n}) <= 1)")
+            for d in range(len(p.data_dims)):
+                self.emit(f"args.{self.stride(p.name, f'D{d}')} = {name}.stride({len(axes) + d});")
+            if "K" in axes:
+                kpos = axes.index("K")
+                self.emit(f"args.{self.korigin(p.name)} = std::get<{kpos}>(origin_{p.name});")
+                self.emit(f"args.{self.ksize(p.name)} = {name}.shape({kpos});")
+            self.emit(f"args.{name} = {name}.data() + {' + '.join(offset_terms) or '0'};")
+        self.emit("KIndexError kerror;")
+        self.emit(f"if ({' && '.join(unit_checks) or 'true'}) {{")
+        self.emit("  nb::gil_scoped_release release;")
+        self.emit("  kernel<true>(args, kerror);")
+        self.emit("} else {")
+        self.emit("  nb::gil_scoped_release release;")
+        self.emit("  kernel<false>(args, kerror);")
+        self.emit("}")
+        self.emit("if (kerror.field >= 0) {")
+        names = ", ".join(f'"{n}"' for n in self.fields)
+        self.emit(f"  static const char* const names[] = {{{names}}};")
+        self.emit(
+            '  throw nb::index_error((std::string("K index ") + std::to_string(kerror.index) + '
+            '" of field \'" + names[kerror.field] + "\' is outside the field (K size " + '
+            'std::to_string(kerror.size) + ")").c_str());'
+        )
+        self.emit("}")
+        self.depth -= 1
+        self.emit("}")
+        self.emit("")
+        # noconvert: nanobind would otherwise pass a converted copy of an array of another
+        # dtype, and the stencil's writes would silently go to that copy.
+        arg_specs = [
+            f'nb::arg("{p.name}"){".noconvert()" if isinstance(p, ir.FieldDecl) else ""}'
+            for p in stencil.params
+        ]
+        arg_specs.append('nb::arg("__domain")')
+        arg_specs += [f'nb::arg("__origin_{f.name}")' for f in fields]
+        self.emit(f"NB_MODULE({self.module_name}, m) {{")
+        self.emit(
+            f'  m.def("run", &run, {", ".join(arg_specs)}, '
+            f'"Run stencil {stencil.name} (generated).");'
+        )
+        self.emit("}")
+
+
+def generate_cpp(analysed: AnalysedStencil, *, backend: str, module_name: str) -> str:
+    """The C++ source of the extension module ``module_name`` with ``run(...)``."""
+    return CppGenerator(analysed, backend=backend, module_name=module_name).generate()

@@ -1,0 +1,144 @@
+"""The definition IR: a GTScript stencil after parsing, inlining and external substitution.
+
+Every name is resolved: parameters and temporaries are declared, externals are literals,
+GTScript functions are inlined. Statements keep the user's ``file:line`` in ``loc``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal as TypingLiteral, dataclass_transform
+
+from gt4py import eve
+
+
+if TYPE_CHECKING:
+    # eve nodes are attrs classes built by a metaclass; tell the type checker they take their
+    # fields as keyword arguments, as dataclasses do.
+    @dataclass_transform(kw_only_default=True, frozen_default=True)
+    class _Node(eve.Node):
+        pass
+
+else:
+    _Node = eve.Node
+
+
+class Expr(_Node):
+    pass
+
+
+class Stmt(_Node):
+    loc: str
+
+
+class Constant(Expr):
+    """A literal; ``value`` is its Python repr."""
+
+    value: str
+    dtype: str
+
+
+class ScalarRef(Expr):
+    name: str
+
+
+class FieldRef(Expr):
+    """A field read or write: relative offset, optional absolute or variable K, data index."""
+
+    name: str
+    offset: tuple[int, int, int]
+    data_index: tuple[int, ...] = ()
+    k_absolute: Expr | None = None  # a.at(K=expr): K index counted from the field's origin
+    k_variable: Expr | None = None  # a[0, 0, expr]: K offset computed at run time
+
+
+class BinaryOp(Expr):
+    op: str  # a Python operator token: + - * / // % ** < <= > >= == != and or
+    left: Expr
+    right: Expr
+
+
+class UnaryOp(Expr):
+    op: str  # - + not
+    operand: Expr
+
+
+class TernaryOp(Expr):
+    condition: Expr
+    true_value: Expr
+    false_value: Expr
+
+
+class Call(Expr):
+    func: str  # a name of gtscript.MATH_BUILTINS
+    args: list[Expr]
+
+
+class Cast(Expr):
+    dtype: str
+    value: Expr
+
+
+class Assign(Stmt):
+    target: FieldRef
+    value: Expr
+
+
+class If(Stmt):
+    condition: Expr
+    body: list[Stmt]
+    orelse: list[Stmt]
+
+
+class While(Stmt):
+    condition: Expr
+    body: list[Stmt]
+
+
+class AxisPosition(_Node):
+    """A position on an axis relative to the compute domain: ``start + offset`` or ``end + offset``."""
+
+    level: TypingLiteral["start", "end"]
+    offset: int
+
+
+class HorizontalRegion(Stmt):
+    """``with horizontal(region[i, j])``; a missing bound is unbounded."""
+
+    i_start: AxisPosition | None
+    i_end: AxisPosition | None
+    j_start: AxisPosition | None
+    j_end: AxisPosition | None
+    body: list[Stmt]
+
+
+class IntervalBlock(_Node):
+    start: AxisPosition
+    end: AxisPosition
+    body: list[Stmt]
+    loc: str
+
+
+class Computation(_Node):
+    order: TypingLiteral["PARALLEL", "FORWARD", "BACKWARD"]
+    intervals: list[IntervalBlock]
+    loc: str
+
+
+class FieldDecl(_Node):
+    name: str
+    dtype: str
+    axes: str  # "IJK", "IJ", "K", ...
+    data_dims: tuple[int, ...] = ()
+
+
+class ScalarDecl(_Node):
+    name: str
+    dtype: str
+
+
+class Stencil(_Node):
+    name: str
+    params: list[FieldDecl | ScalarDecl]
+    temporaries: list[FieldDecl]
+    computations: list[Computation]
+    loc: str

@@ -1,0 +1,50 @@
+"""Helpers that generated stencil modules call at run time (numpy only, cheap to import)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+
+Array = np.ndarray[Any, np.dtype[Any]]
+
+
+def mask(condition: Any, shape: tuple[int, ...]) -> Array:
+    """A boolean array of ``shape`` from a field condition or a scalar one."""
+    return np.broadcast_to(np.asarray(condition, dtype=bool), shape)
+
+
+def kindex(start: int, stop: int) -> Array:
+    return np.arange(start, stop)[None, None, :]
+
+
+def gather_k(column: Array, index: Any, shape: tuple[int, ...], name: str) -> Array:
+    """``column[..., index]`` along K with a bounds check (numpy would wrap negatives)."""
+    index = np.broadcast_to(np.asarray(index).astype(np.intp), shape)
+    size = column.shape[2]
+    if index.size and (index.min() < 0 or index.max() >= size):
+        bad = int(index.min()) if index.min() < 0 else int(index.max())
+        raise IndexError(f"K index {bad} of field '{name}' is outside the field (K size {size})")
+    return np.take_along_axis(column, index, axis=2)
+
+
+def kcheck(index: Any, size: int, name: str) -> int:
+    value = int(index)
+    if not 0 <= value < size:
+        raise IndexError(f"K index {value} of field '{name}' is outside the field (K size {size})")
+    return value
+
+
+def cast(value: Any, dtype: str) -> Any:
+    return np.asarray(value).astype(dtype)
+
+
+def round_away_from_zero(value: Any) -> Any:
+    return np.copysign(np.floor(np.abs(value) + 0.5), value)
+
+
+gamma = np.vectorize(math.gamma, otypes=[np.float64])
+erf = np.vectorize(math.erf, otypes=[np.float64])
+erfc = np.vectorize(math.erfc, otypes=[np.float64])

@@ -1,0 +1,256 @@
+"""StencilObject: a built stencil; checks arguments, fills in origins and domain, runs."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Mapping
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from ._errors import StencilArgumentError
+
+
+@dataclasses.dataclass(frozen=True)
+class FieldInfo:
+    access: str  # "in", "out", "inout" or "none"
+    boundary: tuple[tuple[int, int], ...]  # (low, high) halo per horizontal axis it has, K last
+    dtype: np.dtype[Any]
+    axes: str
+    data_dims: tuple[int, ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class ParameterInfo:
+    access: str
+    dtype: np.dtype[Any]
+
+
+class StencilObject:
+    """A callable stencil. ``stencil(*fields_and_scalars, origin=, domain=, validate_args=,
+    exec_info=)``; :meth:`run` is the unchecked fast path."""
+
+    def __init__(
+        self, module: ModuleType, metadata: Mapping[str, Any], *, source_path: str
+    ) -> None:
+        self._run = module.run
+        self.metadata = metadata
+        self.backend: str = metadata["backend"]
+        self.__name__ = self.name = metadata["name"]
+        self.source_path = source_path
+        self._params: list[dict[str, Any]] = list(metadata["params"])
+        self._names = [p["name"] for p in self._params]
+        self._fields = [p for p in self._params if p["kind"] == "field"]
+        self._field_names = [p["name"] for p in self._fields]
+        self.field_info = {
+            p["name"]: FieldInfo(
+                access=p["access"],
+                boundary=tuple((-lo, hi) for lo, hi in p["halo"]),
+                dtype=np.dtype(p["dtype"]),
+                axes=p["axes"],
+                data_dims=tuple(p["data_dims"]),
+            )
+            for p in self._fields
+        }
+        self.parameter_info = {
+            p["name"]: ParameterInfo(access="in", dtype=np.dtype(p["dtype"]))
+            for p in self._params
+            if p["kind"] == "scalar"
+        }
+        self._dtypes = {p["name"]: np.dtype(p["dtype"]) for p in self._params}
+        low = {"I": 0, "J": 0, "K": 0}
+        for p in self._fields:
+            for axis, (lo, _) in zip(p["axes"], p["halo"], strict=True):
+                low[axis] = max(low[axis], -lo)
+        self._default_origin = (low["I"], low["J"], low["K"])
+
+    def __repr__(self) -> str:
+        return f"<StencilObject {self.name} ({self.backend})>"
+
+    # -- calling --------------------------------------------------------------------------------
+    def __call__(
+        self,
+        *args: Any,
+        origin: Any = None,
+        domain: Any = None,
+        validate_args: bool = True,
+        exec_info: dict[str, Any] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        if exec_info is not None:
+            exec_info["call_start_time"] = time.perf_counter()
+        values = self._bind(args, kwargs)
+        origins = self._origins(values, origin)
+        domain = self._domain(values, origins) if domain is None else tuple(domain)
+        if validate_args:
+            self._validate(values, origins, domain)
+        if exec_info is not None:
+            exec_info.update(origin=origins, domain=domain, run_start_time=time.perf_counter())
+        self._run(*values, domain, *(origins[n] for n in self._field_names))
+        if exec_info is not None:
+            exec_info["run_end_time"] = exec_info["call_end_time"] = time.perf_counter()
+
+    def run(
+        self,
+        _domain_: tuple[int, int, int],
+        _origin_: Mapping[str, tuple[int, ...]],
+        exec_info: dict[str, Any] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        """Run without any check: every argument by name, every field's origin given."""
+        if exec_info is not None:
+            exec_info["run_start_time"] = time.perf_counter()
+        self._run(
+            *(kwargs[n] for n in self._names),
+            _domain_,
+            *(_origin_[n] for n in self._field_names),
+        )
+        if exec_info is not None:
+            exec_info["run_end_time"] = time.perf_counter()
+
+    def _bind(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
+        if not kwargs and len(args) == len(self._names):
+            return list(args)
+        if len(args) > len(self._names):
+            raise TypeError(f"{self.name}() takes {len(self._names)} arguments, got {len(args)}")
+        values = dict(zip(self._names, args, strict=False))
+        for key, value in kwargs.items():
+            if key not in self._names:
+                raise TypeError(f"{self.name}() got an unexpected argument {key!r}")
+            if key in values:
+                raise TypeError(f"{self.name}() got multiple values for argument {key!r}")
+            values[key] = value
+        missing = [n for n in self._names if n not in values]
+        if missing:
+            raise TypeError(f"{self.name}() is missing argument(s): {', '.join(missing)}")
+        return [values[n] for n in self._names]
+
+    def _origins(self, values: list[Any], origin: Any) -> dict[str, tuple[int, ...]]:
+        result: dict[str, tuple[int, ...]] = {}
+        shared = origin if isinstance(origin, tuple | list) else None
+        per_field = origin if isinstance(origin, Mapping) else {}
+        if origin is not None and shared is None and not isinstance(origin, Mapping):
+            raise StencilArgumentError(f"origin must be a tuple or a dict, got {origin!r}")
+        if per_field:
+            shared = per_field.get("_all_")
+            unknown = set(per_field) - set(self._field_names) - {"_all_"}
+            if unknown:
+                raise StencilArgumentError(f"origin given for unknown field(s) {sorted(unknown)}")
+        for p in self._fields:
+            name = p["name"]
+            given = per_field.get(name, shared)
+            if given is None:
+                # Default: one origin shared by all fields, the largest low halo per axis.
+                given = self._default_origin
+            given = tuple(int(x) for x in given)
+            if len(given) == 3 and len(p["axes"]) < 3:
+                given = tuple(given["IJK".index(a)] for a in p["axes"])
+            if len(given) != len(p["axes"]):
+                raise StencilArgumentError(
+                    f"origin of field '{name}' must have {len(p['axes'])} entries "
+                    f"(axes {p['axes']}), got {given}"
+                )
+            result[name] = given
+        return result
+
+    def _domain(
+        self, values: list[Any], origins: Mapping[str, tuple[int, ...]]
+    ) -> tuple[int, int, int]:
+        sizes: list[int | None] = [None, None, None]
+        for p, value in zip(self._params, values, strict=True):
+            if p["kind"] != "field":
+                continue
+            shape = np.shape(value)
+            for n, axis in enumerate(p["axes"]):
+                a = "IJK".index(axis)
+                if n >= len(shape):
+                    continue
+                room = shape[n] - origins[p["name"]][n] - p["halo"][n][1]
+                current = sizes[a]
+                sizes[a] = room if current is None else min(current, room)
+        if any(s is None for s in sizes):
+            raise StencilArgumentError(
+                f"cannot infer the domain of '{self.name}' (no field has all of I, J, K); "
+                "pass domain=(ni, nj, nk)"
+            )
+        return tuple(sizes)  # type: ignore[return-value]
+
+    def _validate(
+        self, values: list[Any], origins: Mapping[str, tuple[int, ...]], domain: tuple[int, ...]
+    ) -> None:
+        if len(domain) != 3 or not all(isinstance(d, int | np.integer) and d > 0 for d in domain):
+            raise StencilArgumentError(f"domain must be 3 positive integers, got {domain}")
+        for p, value in zip(self._params, values, strict=True):
+            name = p["name"]
+            if p["kind"] == "scalar":
+                if not isinstance(value, int | float | bool | np.generic) or isinstance(
+                    value, np.ndarray
+                ):
+                    raise StencilArgumentError(
+                        f"parameter '{name}' must be a scalar of type {p['dtype']}, got "
+                        f"{type(value).__name__}"
+                    )
+                continue
+            self._validate_field(p, value, origins[name], domain)
+
+    def _validate_field(
+        self, p: Mapping[str, Any], value: Any, origin: tuple[int, ...], domain: tuple[int, ...]
+    ) -> None:
+        name, axes = p["name"], p["axes"]
+        if not hasattr(value, "shape") or not hasattr(value, "dtype"):
+            raise StencilArgumentError(
+                f"field '{name}' must be an array (e.g. from gt4py.storage), got "
+                f"{type(value).__name__}"
+            )
+        expected_ndim = len(axes) + len(p["data_dims"])
+        if value.ndim != expected_ndim:
+            raise StencilArgumentError(
+                f"field '{name}' must have {expected_ndim} dimensions (axes {axes}"
+                f"{', data ' + str(tuple(p['data_dims'])) if p['data_dims'] else ''}), got "
+                f"{value.ndim}"
+            )
+        if np.dtype(value.dtype) != self._dtypes[name]:
+            raise StencilArgumentError(
+                f"field '{name}' must have dtype {self._dtypes[name]}, got {value.dtype}"
+            )
+        if tuple(value.shape[len(axes) :]) != tuple(p["data_dims"]):
+            raise StencilArgumentError(
+                f"field '{name}' data dimensions must be {tuple(p['data_dims'])}, got "
+                f"{tuple(value.shape[len(axes) :])}"
+            )
+        for n, axis in enumerate(axes):
+            a = "IJK".index(axis)
+            lo, hi = p["halo"][n]
+            if axis == "K":
+                lo, hi = _k_needs(p["k_accesses"], domain[2])
+            first = origin[n] + lo
+            if first < 0:
+                raise StencilArgumentError(
+                    f"field '{name}' is too small on the low side of axis {axis}: the stencil "
+                    f"reads {-lo} point(s) before the domain, but origin is {origin[n]} "
+                    f"({-first} point(s) missing)"
+                )
+            needed = origin[n] + domain[a] + hi
+            if needed > value.shape[n]:
+                raise StencilArgumentError(
+                    f"field '{name}' is too small along axis {axis} by {needed - value.shape[n]} "
+                    f"point(s): origin {origin[n]} + domain {domain[a]}"
+                    f"{f' + halo {hi}' if hi else ''} needs {needed}, but the size is "
+                    f"{value.shape[n]}"
+                )
+
+
+def _k_needs(accesses: list[list[Any]], nk: int) -> tuple[int, int]:
+    """The lowest and highest K offset from the domain that static accesses reach, relative
+    to (0, nk): (low <= 0, high >= 0)."""
+    low, high = 0, 0
+    for s_level, s_off, e_level, e_off, dk in accesses:
+        start = min(max((0 if s_level == "start" else nk) + s_off, 0), nk)
+        end = min(max((0 if e_level == "start" else nk) + e_off, 0), nk)
+        if end <= start:
+            continue
+        low = min(low, start + dk)
+        high = max(high, end + dk - nk)
+    return low, high

@@ -1,0 +1,415 @@
+"""GTScript: the language of ``gt4py.cartesian`` stencils.
+
+    from gt4py.cartesian import gtscript
+    from gt4py.cartesian.gtscript import PARALLEL, computation, interval
+
+    @gtscript.stencil(backend="numpy")
+    def copy(a: gtscript.Field[float], b: gtscript.Field[float]):
+        with computation(PARALLEL), interval(...):
+            b = a
+
+Importing this module is cheap (numpy only); the frontend, analysis and code generators are
+imported when a stencil is first built.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+
+from ._errors import (
+    GTScriptDefinitionError as GTScriptDefinitionError,
+    GTScriptError as GTScriptError,
+    GTScriptSymbolError as GTScriptSymbolError,
+    GTScriptSyntaxError as GTScriptSyntaxError,
+    StencilArgumentError as StencilArgumentError,
+    StencilCompilationError as StencilCompilationError,
+)
+
+
+# -- axes -----------------------------------------------------------------------------------------
+class Axis:
+    """A grid axis: ``I``, ``J`` or ``K``. ``I[0]``/``I[-1]`` are region bounds."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __getitem__(self, index: int) -> Any:
+        raise GTScriptError(f"{self.name}[...] is only meaningful inside a GTScript stencil")
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+class AxisSet(tuple[Axis, ...]):
+    """An ordered set of axes (``IJK``, ``IJ``, ...) used in ``Field[axes, dtype]``."""
+
+    @property
+    def names(self) -> str:
+        return "".join(axis.name for axis in self)
+
+    def __repr__(self) -> str:
+        return self.names
+
+
+I, J, K = Axis("I"), Axis("J"), Axis("K")
+IJK = AxisSet((I, J, K))
+IJ = AxisSet((I, J))
+IK = AxisSet((I, K))
+JK = AxisSet((J, K))
+# Single-axis sets are written with the axis itself (``Field[K, float]``).
+_AXIS_SETS: dict[str, str] = {"IJK": "IJK", "IJ": "IJ", "IK": "IK", "JK": "JK", "K": "K"}
+
+
+# -- field annotations ----------------------------------------------------------------------------
+class FieldDescriptor:
+    """The type of a field parameter: axes, element dtype (or a name resolved by ``dtypes=``)
+    and data dimensions."""
+
+    __slots__ = ("axes", "data_dims", "dtype")
+
+    def __init__(self, axes: str, dtype: np.dtype[Any] | str, data_dims: tuple[int, ...]) -> None:
+        self.axes = axes
+        self.dtype = dtype
+        self.data_dims = data_dims
+
+    def __repr__(self) -> str:
+        dims = f", {self.data_dims}" if self.data_dims else ""
+        return f"Field[{self.axes}, {self.dtype}{dims}]"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, FieldDescriptor) and (
+            self.axes,
+            str(self.dtype),
+            self.data_dims,
+        ) == (other.axes, str(other.dtype), other.data_dims)
+
+    def __hash__(self) -> int:
+        return hash((self.axes, str(self.dtype), self.data_dims))
+
+
+def _parse_dtype(spec: Any) -> tuple[np.dtype[Any] | str, tuple[int, ...]]:
+    if isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[1], tuple):
+        dtype, dims = _parse_dtype(spec[0])
+        if dims or not all(isinstance(d, int) and d > 0 for d in spec[1]):
+            raise GTScriptDefinitionError(f"invalid data dimensions {spec[1]!r} in Field[...]")
+        return dtype, tuple(spec[1])
+    if isinstance(spec, str):
+        try:
+            return np.dtype(spec), ()
+        except TypeError:
+            return spec, ()  # a name for the stencil's ``dtypes=`` mapping
+    try:
+        return np.dtype(spec), ()
+    except TypeError:
+        raise GTScriptDefinitionError(f"{spec!r} is not a valid field element type") from None
+
+
+class _FieldFactory:
+    def __getitem__(self, spec: Any) -> FieldDescriptor:
+        axes = "IJK"
+        if isinstance(spec, tuple) and spec and isinstance(spec[0], Axis | AxisSet):
+            if len(spec) != 2:
+                raise GTScriptDefinitionError(f"Field[{spec!r}]: expected Field[axes, dtype]")
+            axes_spec, spec = spec
+            axes = axes_spec.name if isinstance(axes_spec, Axis) else axes_spec.names
+            if axes not in _AXIS_SETS:
+                raise GTScriptDefinitionError(f"Field axes {axes!r} are not supported")
+        dtype, data_dims = _parse_dtype(spec)
+        return FieldDescriptor(axes, dtype, data_dims)
+
+
+Field = _FieldFactory()
+
+
+# -- language markers (meaningful only inside a stencil definition) -------------------------------
+class _Marker:
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        raise GTScriptError(
+            f"gtscript.{self.name} can only be used inside a GTScript stencil or function"
+        )
+
+    def __getitem__(self, item: Any) -> Any:
+        return self(item)
+
+    def __repr__(self) -> str:
+        return f"gtscript.{self.name}"
+
+
+PARALLEL = _Marker("PARALLEL")
+FORWARD = _Marker("FORWARD")
+BACKWARD = _Marker("BACKWARD")
+computation = _Marker("computation")
+interval = _Marker("interval")
+horizontal = _Marker("horizontal")
+region = _Marker("region")
+compile_assert = _Marker("compile_assert")
+__INLINED = _Marker("__INLINED")  # GTScript spelling
+
+# Math builtins: the names of released GTScript, plus numpy's arc* spellings as synonyms.
+abs = _Marker("abs")
+min = _Marker("min")
+max = _Marker("max")
+mod = _Marker("mod")
+sqrt = _Marker("sqrt")
+exp = _Marker("exp")
+log = _Marker("log")
+log10 = _Marker("log10")
+sin = _Marker("sin")
+cos = _Marker("cos")
+tan = _Marker("tan")
+asin = _Marker("asin")
+acos = _Marker("acos")
+atan = _Marker("atan")
+sinh = _Marker("sinh")
+cosh = _Marker("cosh")
+tanh = _Marker("tanh")
+asinh = _Marker("asinh")
+acosh = _Marker("acosh")
+atanh = _Marker("atanh")
+arcsin = _Marker("arcsin")
+arccos = _Marker("arccos")
+arctan = _Marker("arctan")
+arcsinh = _Marker("arcsinh")
+arccosh = _Marker("arccosh")
+arctanh = _Marker("arctanh")
+isfinite = _Marker("isfinite")
+isinf = _Marker("isinf")
+isnan = _Marker("isnan")
+floor = _Marker("floor")
+ceil = _Marker("ceil")
+trunc = _Marker("trunc")
+round = _Marker("round")
+round_away_from_zero = _Marker("round_away_from_zero")
+cbrt = _Marker("cbrt")
+gamma = _Marker("gamma")
+erf = _Marker("erf")
+erfc = _Marker("erfc")
+# Casts.
+bool_ = _Marker("bool_")
+int8 = _Marker("int8")
+int16 = _Marker("int16")
+int32 = _Marker("int32")
+int64 = _Marker("int64")
+float32 = _Marker("float32")
+float64 = _Marker("float64")
+
+MATH_BUILTINS: tuple[str, ...] = (
+    "abs",
+    "min",
+    "max",
+    "mod",
+    "sqrt",
+    "exp",
+    "log",
+    "log10",
+    "sin",
+    "cos",
+    "tan",
+    "asin",
+    "acos",
+    "atan",
+    "sinh",
+    "cosh",
+    "tanh",
+    "asinh",
+    "acosh",
+    "atanh",
+    "arcsin",
+    "arccos",
+    "arctan",
+    "arcsinh",
+    "arccosh",
+    "arctanh",
+    "isfinite",
+    "isinf",
+    "isnan",
+    "floor",
+    "ceil",
+    "trunc",
+    "round",
+    "round_away_from_zero",
+    "cbrt",
+    "gamma",
+    "erf",
+    "erfc",
+)
+CAST_BUILTINS: tuple[str, ...] = ("bool_", "int8", "int16", "int32", "int64", "float32", "float64")
+
+
+def _builtin_markers() -> Mapping[str, object]:
+    """Every object of this module that is part of the language (not a user value)."""
+    return {
+        name: value
+        for name, value in globals().items()
+        if isinstance(value, _Marker | Axis | AxisSet | _FieldFactory)
+    }
+
+
+# -- decorators -----------------------------------------------------------------------------------
+_GTSCRIPT_FUNCTION_ATTR = "__gtscript_function__"
+
+
+def function(func: Callable[..., Any]) -> Callable[..., Any]:
+    """Mark ``func`` as a GTScript function: inlined wherever a stencil calls it."""
+    if not callable(func) or not hasattr(func, "__code__"):
+        raise TypeError(f"gtscript.function expects a Python function, got {func!r}")
+    setattr(func, _GTSCRIPT_FUNCTION_ATTR, True)
+    return func
+
+
+def is_gtscript_function(value: object) -> bool:
+    return getattr(value, _GTSCRIPT_FUNCTION_ATTR, False) is True
+
+
+def stencil(
+    backend: str,
+    definition: Callable[..., Any] | None = None,
+    *,
+    externals: Mapping[str, Any] | None = None,
+    name: str | None = None,
+    rebuild: bool = False,
+    dtypes: Mapping[str, Any] | None = None,
+    **backend_options: Any,
+) -> Any:
+    """Build a stencil from ``definition`` (or return a decorator that does) for ``backend``.
+
+    The result is a :class:`~gt4py.cartesian.StencilObject`, cached in gt4py's build cache
+    under a strict fingerprint of everything that defines it.
+    """
+    from ._stencil_builder import build_stencil
+
+    caller_locals = sys._getframe(1).f_locals  # resolves string annotations naming locals
+
+    def decorate(func: Callable[..., Any]) -> Any:
+        return build_stencil(
+            func,
+            backend=backend,
+            externals=externals,
+            name=name,
+            rebuild=rebuild,
+            dtypes=dtypes,
+            options=backend_options,
+            annotation_locals=caller_locals,
+        )
+
+    return decorate if definition is None else decorate(definition)
+
+
+def lazy_stencil(
+    backend: str,
+    definition: Callable[..., Any] | None = None,
+    *,
+    externals: Mapping[str, Any] | None = None,
+    name: str | None = None,
+    rebuild: bool = False,
+    dtypes: Mapping[str, Any] | None = None,
+    **backend_options: Any,
+) -> Any:
+    """Like :func:`stencil`, but built on first call (or first access to ``.implementation``)."""
+    from ._stencil_builder import LazyStencil
+
+    caller_locals = sys._getframe(1).f_locals
+
+    def decorate(func: Callable[..., Any]) -> Any:
+        return LazyStencil(
+            func,
+            backend=backend,
+            externals=externals,
+            name=name,
+            rebuild=rebuild,
+            dtypes=dtypes,
+            options=backend_options,
+            annotation_locals=caller_locals,
+        )
+
+    return decorate if definition is None else decorate(definition)
+
+
+__all__ = [
+    "Field",
+    "FieldDescriptor",
+    "Axis",
+    "AxisSet",
+    "I",
+    "J",
+    "K",
+    "IJK",
+    "IJ",
+    "IK",
+    "JK",
+    "PARALLEL",
+    "FORWARD",
+    "BACKWARD",
+    "computation",
+    "interval",
+    "horizontal",
+    "region",
+    "compile_assert",
+    "function",
+    "stencil",
+    "lazy_stencil",
+    "GTScriptError",
+    "GTScriptSyntaxError",
+    "GTScriptDefinitionError",
+    "GTScriptSymbolError",
+    "StencilArgumentError",
+    "StencilCompilationError",
+    "MATH_BUILTINS",
+    "CAST_BUILTINS",
+    "abs",
+    "min",
+    "max",
+    "mod",
+    "sqrt",
+    "exp",
+    "log",
+    "log10",
+    "sin",
+    "cos",
+    "tan",
+    "asin",
+    "acos",
+    "atan",
+    "sinh",
+    "cosh",
+    "tanh",
+    "asinh",
+    "acosh",
+    "atanh",
+    "arcsin",
+    "arccos",
+    "arctan",
+    "arcsinh",
+    "arccosh",
+    "arctanh",
+    "isfinite",
+    "isinf",
+    "isnan",
+    "floor",
+    "ceil",
+    "trunc",
+    "round",
+    "round_away_from_zero",
+    "cbrt",
+    "gamma",
+    "erf",
+    "erfc",
+    "bool_",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "float32",
+    "float64",
+]

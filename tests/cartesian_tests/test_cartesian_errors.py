@@ -1,0 +1,170 @@
+"""Error paths: each message says what is wrong and points at the user's file:line."""
+
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+import pytest
+
+from gt4py.cartesian import gtscript
+from gt4py.cartesian.gtscript import PARALLEL, computation, interval
+
+
+F = gtscript.Field[np.float64]
+
+
+def _line_of(func, text: str) -> str:
+    lines, first = inspect.getsourcelines(func)
+    offset = next(n for n, line in enumerate(lines) if text in line)
+    return f"{__file__}:{first + offset}"
+
+
+def test_undefined_symbol(backend):
+    def st(a: F, out: F):
+        with computation(PARALLEL), interval(...):
+            out = a + undefined_thing  # noqa: F821
+
+    with pytest.raises(
+        gtscript.GTScriptSymbolError, match="undefined symbol 'undefined_thing'"
+    ) as info:
+        gtscript.stencil(backend=backend)(st)
+    assert _line_of(st, "undefined_thing") in str(info.value)
+
+
+def test_write_to_scalar_parameter(backend):
+    def st(a: F, alpha: float):
+        with computation(PARALLEL), interval(...):
+            alpha = a
+
+    with pytest.raises(
+        gtscript.GTScriptDefinitionError, match="scalar parameters are read-only"
+    ) as info:
+        gtscript.stencil(backend=backend)(st)
+    assert _line_of(st, "alpha = a") in str(info.value)
+
+
+def test_offset_write(backend):
+    def st(a: F, out: F):
+        with computation(PARALLEL), interval(...):
+            out[1, 0, 0] = a
+
+    with pytest.raises(gtscript.GTScriptDefinitionError, match="offset") as info:
+        gtscript.stencil(backend=backend)(st)
+    assert _line_of(st, "out[1, 0, 0] = a") in str(info.value)
+
+
+def test_illegal_parallel_dependency(backend):
+    def st(a: F, out: F):
+        with computation(PARALLEL), interval(...):
+            out = a[1, 0, 0]
+            a = out
+
+    with pytest.raises(gtscript.GTScriptDefinitionError, match="illegal dependency") as info:
+        gtscript.stencil(backend=backend)(st)
+    assert _line_of(st, "out = a[1, 0, 0]") in str(info.value)
+
+
+def test_unsupported_statement(backend):
+    def st(a: F, out: F):
+        with computation(PARALLEL), interval(...):
+            for _ in range(3):
+                out = a
+
+    with pytest.raises(gtscript.GTScriptSyntaxError, match="For statements") as info:
+        gtscript.stencil(backend=backend)(st)
+    assert _line_of(st, "for _ in range") in str(info.value)
+
+
+def test_unknown_backend():
+    with pytest.raises(
+        ValueError, match=r"unknown GTScript backend 'nope'; available: .*debug.*numpy"
+    ):
+        gtscript.stencil(backend="nope")(lambda a: None)
+
+
+def test_field_too_small_names_field_axis_and_amount(backend):
+    @gtscript.stencil(backend=backend)
+    def st(a: F, out: F):
+        with computation(PARALLEL), interval(...):
+            out = a[0, 1, 0]
+
+    a, out = np.zeros((4, 4, 2)), np.zeros((4, 4, 2))
+    with pytest.raises(
+        gtscript.StencilArgumentError, match=r"field 'a' is too small along axis J by 1 point"
+    ):
+        st(a, out, origin=(0, 0, 0), domain=(4, 4, 2))
+    with pytest.raises(gtscript.StencilArgumentError, match=r"field 'a' must have dtype float64"):
+        st(a.astype(np.float32), out, domain=(4, 3, 2))
+
+
+@pytest.mark.parametrize("axes", ["IJ", "K"])
+def test_write_to_lower_dimensional_field(backend, axes):
+    G = gtscript.Field[getattr(gtscript, axes), np.float64]
+
+    def st(a: F, low: G):
+        with computation(PARALLEL), interval(...):
+            low = a
+
+    with pytest.raises(
+        gtscript.GTScriptDefinitionError,
+        match=f"cannot write to 'low': writing fields with axes {axes} is not supported",
+    ) as info:
+        gtscript.stencil(backend=backend)(st)
+    assert _line_of(st, "low = a") in str(info.value)
+
+
+def test_compile_assert(backend):
+    def st(a: F, out: F):
+        from __externals__ import N
+
+        compile_assert(N > 2)  # noqa: F821
+        with computation(PARALLEL), interval(...):
+            out = a * N
+
+    ok = gtscript.stencil(backend=backend, externals={"N": 3})(st)
+    a, out = np.ones((2, 2, 2)), np.zeros((2, 2, 2))
+    ok(a, out)
+    assert (out == 3).all()
+    with pytest.raises(
+        gtscript.GTScriptDefinitionError, match=r"compile_assert\(N > 2\) failed"
+    ) as info:
+        gtscript.stencil(backend=backend, externals={"N": 1})(st)
+    assert _line_of(st, "compile_assert(N > 2)") in str(info.value)
+
+
+def test_region_inside_if_is_rejected(backend):
+    def st(a: F, out: F):
+        with computation(PARALLEL), interval(...):
+            if a > 0.0:
+                with horizontal(region[I[0], :]):  # noqa: F821
+                    out = a
+
+    with pytest.raises(gtscript.GTScriptDefinitionError, match="top level of an interval") as info:
+        gtscript.stencil(backend=backend)(st)
+    assert _line_of(st, "with horizontal") in str(info.value)
+
+
+def test_variable_data_index_is_rejected(backend):
+    V = gtscript.Field[(np.float64, (3,))]
+
+    def st(v: V, n: int, out: F):
+        with computation(PARALLEL), interval(...):
+            out = v[0, 0, 0][n]
+
+    with pytest.raises(gtscript.GTScriptDefinitionError, match="compile-time integer") as info:
+        gtscript.stencil(backend=backend)(st)
+    assert _line_of(st, "v[0, 0, 0][n]") in str(info.value)
+
+
+def test_data_index_out_of_range(backend):
+    V = gtscript.Field[(np.float64, (3,))]
+
+    def st(v: V, out: F):
+        with computation(PARALLEL), interval(...):
+            out = v[0, 0, 0][3]
+
+    with pytest.raises(
+        gtscript.GTScriptDefinitionError, match=r"data index 3 is out of range for 'v' \(size 3\)"
+    ):
+        gtscript.stencil(backend=backend)(st)
