@@ -88,3 +88,20 @@ def test_where_errors():
         gtx.where(a > 1, a, gtx.as_field([I], np.arange(3)))
     with pytest.raises(TypeError, match="not a tuple"):
         gtx.where((a > 1, a > 2), a, a)
+
+
+def test_where_with_scalar_branch_covers_the_mask_where_the_guarded_read_is_missing():
+    data = np.arange(10.0).reshape(2, 5)
+    a = gtx.as_field([I, K], data)
+    k = gtx.as_field([K], np.arange(5, dtype=np.int32))
+    with embedded_context():
+        result = gtx.where(k > 0, a(K - 1), 0.0)
+    assert result.domain == gtx.domain({I: (0, 2), K: (0, 5)})
+    expected = np.concatenate([np.zeros((2, 1)), data[:, :-1]], axis=1)
+    np.testing.assert_array_equal(result.asnumpy(), expected)
+    # the scalar in the other position, and a mask that selects the missing level: cut there
+    with embedded_context():
+        flipped = gtx.where(k == 0, 0.0, a(K - 1))
+        unguarded = gtx.where(k >= 0, a(K - 1), 0.0)
+    np.testing.assert_array_equal(flipped.asnumpy(), expected)
+    assert unguarded.domain == gtx.domain({I: (0, 2), K: (1, 5)})

@@ -548,6 +548,13 @@ def _lazy_where_box(
         f = _range_along(false_value, dim)
         hull = UnitRange._make(min(t.start, f.start), max(t.stop, f.stop))
         box.append(_range_along(mask, dim) & hull)
+    # Along a dim where the mask and a scalar branch are unbounded, the mask is constant: a
+    # bounded branch it selects is needed on its whole range, so the box stops where it does.
+    for axis, dim in enumerate(dims):
+        if _alignment.is_unbounded(box[axis]):
+            for branch in (true_value, false_value):
+                if is_field(branch):
+                    box[axis] = box[axis] & _range_along(branch, dim)
     mask_view = None
     for branch, selected in ((true_value, True), (false_value, False)):
         if not is_field(branch):

@@ -11,6 +11,8 @@ from . import type_specifications as ts
 from ._annotations import type_of_value
 from ._ir import OperatorDefinition, Parameter, ProgramDefinition
 from ._program_checking import ProgramTypeDeduction
+from ._result_shifts import forwards_requested_domain
+from ._scan_conditionals import level_function
 from ._signature import OperatorSignature
 from ._source import SourceDefinition
 from ._type_deduction import OperatorTypeDeduction, _same_type
@@ -47,7 +49,14 @@ def check_operator(
         body=source.tree,
         expression_types=checker.expression_types,
     )
-    return OperatorSignature(definition, scan_axis)
+    return OperatorSignature(
+        definition,
+        scan_axis,
+        forwards_requested_domain=forwards_requested_domain(
+            source.tree.body, checker.expression_types
+        ),
+        level_function=level_function(source, checker.expression_types) if is_scan else None,
+    )
 
 
 def _check_scan(checker: OperatorTypeDeduction, init: Any) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from typing import Any
 
 from .._dimensions import Dimension, promote_dims
@@ -14,12 +15,31 @@ from ._ir import OperatorDefinition
 class OperatorSignature:
     """The callable interface of a checked operator: parameters and result type."""
 
-    __slots__ = ("axis", "definition", "name", "params")
+    __slots__ = (
+        "axis",
+        "definition",
+        "forwards_requested_domain",
+        "level_function",
+        "name",
+        "params",
+    )
 
-    def __init__(self, definition: OperatorDefinition, axis: Dimension | None = None) -> None:
+    def __init__(
+        self,
+        definition: OperatorDefinition,
+        axis: Dimension | None = None,
+        *,
+        forwards_requested_domain: bool = False,
+        level_function: Callable[..., Any] | None = None,
+    ) -> None:
         self.definition = definition
         self.name = definition.name
         self.axis = axis
+        # whether operators called in the body see its requested output domain (_result_shifts)
+        self.forwards_requested_domain = forwards_requested_domain
+        # scans: the body as run on whole levels (conditionals rewritten, see
+        # _scan_conditionals); None when it must run point by point
+        self.level_function = level_function
         params = [(p.name, p.type) for p in definition.params]
         # a scan's first parameter is the carry, not an argument
         self.params = params[1:] if definition.kind == "scan_operator" else params

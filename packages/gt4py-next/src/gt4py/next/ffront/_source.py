@@ -50,9 +50,7 @@ class SourceDefinition:
             lines, first_line = inspect.getsourcelines(function)
         except (OSError, TypeError) as error:
             raise DSLError(
-                SourceLocation(
-                    filename=filename, line=max(function.__code__.co_firstlineno, 1), column=1
-                ),
+                source_location(filename, max(function.__code__.co_firstlineno, 1), 1),
                 f"cannot read the source code of '{function.__name__}' ({error}); define it in "
                 "a file, not interactively through exec",
             ) from None
@@ -65,7 +63,7 @@ class SourceDefinition:
             None,
         )
         if tree is None:
-            location = SourceLocation(filename=filename, line=max(first_line, 1), column=1)
+            location = source_location(filename, max(first_line, 1), 1)
             raise DSLError(location, f"'{function.__name__}' is not a 'def' function")
         return cls(
             function=function,
@@ -82,10 +80,10 @@ class SourceDefinition:
         column = getattr(node, "col_offset", 0) + self.column_offset + 1
         end_line = getattr(node, "end_lineno", None)
         end_column = getattr(node, "end_col_offset", None)
-        return SourceLocation(
-            filename=self.filename,
-            line=line,
-            column=column,
+        return source_location(
+            self.filename,
+            line,
+            column,
             end_line=None if end_line is None else end_line + self.line_offset,
             end_column=(
                 None
@@ -132,6 +130,20 @@ class SourceDefinition:
             if arg.arg == name:
                 return arg
         return self.tree
+
+
+def source_location(
+    filename: str,
+    line: int,
+    column: int,
+    *,
+    end_line: int | None = None,
+    end_column: int | None = None,
+) -> SourceLocation:
+    """An eve ``SourceLocation`` (typed here: eve's keyword-only __init__ is invisible to mypy)."""
+    return SourceLocation(  # type: ignore[call-arg]  # eve datamodel fields are keywords
+        filename=filename, line=line, column=column, end_line=end_line, end_column=end_column
+    )
 
 
 def is_missing(value: Any) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast
 
 import numpy as np
 
@@ -137,8 +137,8 @@ class OperatorTypeDeduction:
             self.parameters.append((arg.arg, type_))
             self.symbols[arg.arg] = type_
         if "return" in annotations:
-            node = tree.returns if tree.returns is not None else tree
-            self.declared_return = self._annotation_type(node, annotations["return"], "return")
+            where: ast.AST = tree.returns if tree.returns is not None else tree
+            self.declared_return = self._annotation_type(where, annotations["return"], "return")
 
     def _annotation_type(self, node: ast.AST, annotation: Any, what: str) -> ts.TypeSpec:
         try:
@@ -409,17 +409,18 @@ class OperatorTypeDeduction:
         self, node: ast.AST, op: ast.operator, left: ts.TypeSpec, right: ts.TypeSpec
     ) -> ts.TypeSpec:
         if isinstance(op, tuple(_LOGICAL)):
-            symbol = _LOGICAL[type(op)]  # type: ignore[index]
+            symbol = _LOGICAL[type(op)]
             if isinstance(left, ts.DomainType) and isinstance(right, ts.DomainType):
                 if isinstance(op, ast.BitXor):
                     self.error(node, "'^' is not defined for domain conditions; use '|' and '&'")
                 return ts.DomainType(tuple(dict.fromkeys((*left.dims, *right.dims))))
             return self._elementwise(node, symbol, (left, right), accepts="b", result=None)
-        symbol = _ARITHMETIC.get(type(op))  # type: ignore[arg-type]
-        if symbol is None:
+        arithmetic: str | None = _ARITHMETIC.get(type(op))
+        if arithmetic is None:
             raise UnsupportedPythonFeatureError(
                 self.location(node), f"the operator {type(op).__name__}"
             )
+        symbol = arithmetic
         if (
             isinstance(left, ts.DimensionType)
             and isinstance(right, ts.IntConstantType)
@@ -579,7 +580,8 @@ class OperatorTypeDeduction:
                 "or direct calls, not between operators",
             )
         bound = signature.bind(self, node, arg_types, kwarg_types)
-        return signature.result_type(self, node, bound)
+        result: ts.TypeSpec = signature.result_type(self, node, bound)
+        return result
 
     def _builtin_call(self, node: ast.Call, builtin: fbuiltins.BuiltInFunction) -> ts.TypeSpec:
         name = builtin.name
@@ -637,7 +639,7 @@ class OperatorTypeDeduction:
         self, node: ast.Call, mask: ts.TypeSpec, a: ts.TypeSpec, b: ts.TypeSpec, name: str
     ) -> ts.TypeSpec:
         if isinstance(a, ts.TupleType) or isinstance(b, ts.TupleType):
-            size = len(a.types) if isinstance(a, ts.TupleType) else len(b.types)  # type: ignore[union-attr]
+            size = len(a.types) if isinstance(a, ts.TupleType) else len(cast(ts.TupleType, b).types)
             parts = [t.types if isinstance(t, ts.TupleType) else (t,) * size for t in (a, b)]
             if len(parts[0]) != len(parts[1]):
                 self.error(node, f"{name}'s branches are tuples of different lengths")
@@ -647,9 +649,9 @@ class OperatorTypeDeduction:
         value = self._elementwise(node, name, (a, b), accepts="biuf", result=None)
         if isinstance(mask, ts.DomainType):
             dims = _dims_of(value)
-            return ts.FieldType(
-                self._promote(node, (dims or (), mask.dims)), ts.element_dtype(value)
-            )  # type: ignore[arg-type]
+            dtype = ts.element_dtype(value)
+            assert dtype is not None  # _elementwise gives a scalar or field type
+            return ts.FieldType(self._promote(node, (dims or (), mask.dims)), dtype)
         return self._elementwise(node, name, (mask, value), accepts="biuf", result="second")
 
     def _builtin_concat_where(self, node: ast.Call) -> ts.TypeSpec:

@@ -39,6 +39,7 @@ class FieldOperator:
     """
 
     _kind = "field operator"
+    __name__: str  # copied from the definition (_copy_metadata)
 
     def __init__(
         self,
@@ -98,7 +99,9 @@ class FieldOperator:
             if domain is not None:
                 raise TypeError(f"{self.__name__}: 'domain' needs 'out'")
             if offset_provider is None and _embedded_run.in_operator_body.get():
-                return self.definition(*args, **kwargs)
+                return _embedded_run.call_nested(
+                    self.definition, args, kwargs, self.__gt_signature__.forwards_requested_domain
+                )
             if self._mode is ExecutionMode.EMBEDDED:
                 return _embedded_run.run_returning(self.definition, args, kwargs, offset_provider)
             raise TypeError(
@@ -106,7 +109,15 @@ class FieldOperator:
                 "'out=' (a compiled field operator writes into fields)"
             )
         if self._mode is ExecutionMode.EMBEDDED or _embedded_run.in_operator_body.get():
-            _embedded_run.run_into(self.definition, args, kwargs, out, domain, offset_provider)
+            _embedded_run.run_into(
+                self.definition,
+                args,
+                kwargs,
+                out,
+                domain,
+                offset_provider,
+                self.__gt_signature__.forwards_requested_domain,
+            )
             return None
         return self.backend.run(  # type: ignore[attr-defined]
             self, args, {**kwargs, "out": out, "domain": domain}, offset_provider=offset_provider
@@ -178,8 +189,9 @@ class ScanOperator(FieldOperator):
             return super().__call__(
                 *args, out=out, domain=domain, offset_provider=offset_provider, **kwargs
             )
+        signature = self.__gt_signature__
         result = _embedded_run.run_scan(
-            self.definition,
+            signature.level_function or self.definition,
             self.axis,
             self.forward,
             self.init,
@@ -188,6 +200,7 @@ class ScanOperator(FieldOperator):
             domain,
             offset_provider,
             self._result_dtypes,
+            pointwise=signature.level_function is None,
         )
         return result if out is None else None
 
@@ -209,6 +222,8 @@ class Program:
     Call it with the program's arguments and ``offset_provider=`` (neighbour tables for
     unstructured shifts; optional on Cartesian grids).
     """
+
+    __name__: str  # copied from the definition (_copy_metadata)
 
     def __init__(
         self,
