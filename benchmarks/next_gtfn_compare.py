@@ -1,0 +1,77 @@
+"""gtfn_cpu, ours vs released gt4py 1.2.3, in one sitting: ../shared/bench/next_lap.py.
+
+Ours (``uv run python`` from the repository root):
+  cold (toolchain set up too)  - a fresh GT4PY_BUILD_CACHE_DIR;
+  cold (toolchain warm)        - the same directory with everything but native/toolchains and
+                                 native/tool-versions removed;
+  warm (new process)           - the same directory again, as it is.
+Released (``/work/anchor-venv/bin/python``, cwd=/tmp, its own fresh cache dir with
+GT4PY_BUILD_CACHE_LIFETIME=persistent): cold, then warm in a new process.
+
+Usage: python benchmarks/next_gtfn_compare.py [N] [K]
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+
+
+BENCH = "/work/shared/bench/next_lap.py"
+ANCHOR = "/work/anchor-venv/bin/python"
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+
+def run(command: list[str], cache: str, cwd: str, extra_env: dict[str, str]) -> dict:
+    env = {**os.environ, "GT4PY_BUILD_CACHE_DIR": cache, **extra_env}
+    result = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, check=False)
+    if result.returncode != 0:
+        return {"error": result.stderr.strip().splitlines()[-1:] or ["?"]}
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def keep_only_toolchain(cache: str) -> None:
+    for entry in pathlib.Path(cache).iterdir():
+        if entry.name != "native":
+            shutil.rmtree(entry, ignore_errors=True)
+    for entry in (pathlib.Path(cache) / "native").iterdir():
+        if entry.name not in ("toolchains", "tool-versions"):
+            shutil.rmtree(entry, ignore_errors=True)
+
+
+def main() -> None:
+    sizes = sys.argv[1:]
+    rows: dict[str, dict] = {}
+    ours = ["uv", "run", "python", BENCH, "gtfn_cpu", *sizes]
+    with tempfile.TemporaryDirectory() as cache:
+        rows["ours cold (toolchain setup)"] = run(ours, cache, str(ROOT), {})
+        keep_only_toolchain(cache)
+        rows["ours cold (warm toolchain)"] = run(ours, cache, str(ROOT), {})
+        rows["ours warm new process"] = run(ours, cache, str(ROOT), {})
+    if pathlib.Path(ANCHOR).exists():
+        released = [ANCHOR, BENCH, "gtfn_cpu", *sizes]
+        env = {
+            "PATH": f"{pathlib.Path(ANCHOR).parent}:{os.environ['PATH']}",
+            "GT4PY_BUILD_CACHE_LIFETIME": "persistent",
+        }
+        with tempfile.TemporaryDirectory() as cache:
+            rows["released cold"] = run(released, cache, "/tmp", env)
+            rows["released warm new process"] = run(released, cache, "/tmp", env)
+    print(f"{'run':32} {'first call s':>12} {'steady s':>10} {'8x8x1 call s':>13} correct")
+    for name, row in rows.items():
+        if "error" in row:
+            print(f"{name:32} error: {row['error']}")
+            continue
+        print(
+            f"{name:32} {row['first_call_s']:>12} {row['steady_median_s']:>10} "
+            f"{row['small_call_median_s']:>13} {row['correct']}"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,38 @@
+"""Compiled backends of gt4py.next: ``gtfn_cpu`` (C++) and ``itir_python`` (generated numpy).
+
+Both are created on first attribute access, so importing this package builds nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+_BUILDERS = {
+    "gtfn_cpu": "_make_gtfn_cpu",
+    "itir_python": "_make_itir_python",
+}
+_made: dict[str, Any] = {}
+
+
+def _make_gtfn_cpu() -> Any:
+    from .gtfn import GTFNConfig, make_gtfn_backend
+
+    return make_gtfn_backend(GTFNConfig(), name="gtfn_cpu")
+
+
+def _make_itir_python() -> Any:
+    from .python_numpy import make_itir_python_backend
+
+    return make_itir_python_backend()
+
+
+def __getattr__(name: str) -> Any:
+    if name in _BUILDERS:
+        if name not in _made:
+            _made[name] = globals()[_BUILDERS[name]]()
+        return _made[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["gtfn_cpu", "itir_python"]

@@ -1,0 +1,134 @@
+"""From call arguments to a variant key, and from arguments to the flat argument list of a
+compiled program (arrays, first indices, scalars, tables), precomputed per variant.
+
+The key of a call is cheap to compute: per field its dims and dtype, per scalar its Python
+type. Conversion is a list of small closures decided when the variant is built.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from .. import ir
+from .._dimensions import Dimension
+from .._scalar_types import SCALAR_TYPES  # noqa: F401  (keeps scalar dtype registry loaded)
+from ..embedded.nd_array_field import NdArrayField
+from ..ffront import type_specifications as ts
+
+
+def argument_key(value: Any) -> Any:
+    """What about an argument decides the compiled variant (not its values)."""
+    if isinstance(value, NdArrayField):
+        return (value._domain.dims, value._data.dtype)
+    if isinstance(value, tuple):
+        return tuple(argument_key(v) for v in value)
+    return type(value)
+
+
+def type_of_argument(value: Any, declared: Any) -> Any:
+    """The frontend type of an actual argument (fields by their dims, literals as declared)."""
+    if isinstance(value, NdArrayField):
+        return ts.FieldType(tuple(value._domain.dims), np.dtype(value._data.dtype))
+    if isinstance(value, tuple):
+        parts = declared.types if isinstance(declared, ts.TupleType) else [None] * len(value)
+        return ts.TupleType(
+            tuple(type_of_argument(v, d) for v, d in zip(value, parts, strict=True))
+        )
+    if isinstance(value, np.generic):
+        return ts.ScalarType(np.dtype(value.dtype))
+    if declared is not None and ts.element_dtype(declared) is not None:
+        return ts.ScalarType(ts.element_dtype(declared))  # type: ignore[arg-type]
+    if isinstance(value, bool):
+        return ts.ScalarType(np.dtype(np.bool_))
+    if isinstance(value, int):
+        return ts.ScalarType(np.dtype(np.int64))
+    if isinstance(value, float):
+        return ts.ScalarType(np.dtype(np.float64))
+    raise TypeError(f"cannot pass {value!r} to a compiled program")
+
+
+Converter = Callable[[Any, list[Any]], None]
+
+
+def field_converter(param: ir.FieldParam, name: str) -> Converter:
+    dims = tuple(param.dims)
+    count = len(dims)
+
+    def convert(value: Any, out: list[Any]) -> None:
+        if not isinstance(value, NdArrayField):
+            raise TypeError(
+                f"argument '{name}' must be a field over ({', '.join(dims)}), got {value!r}"
+            )
+        domain = value._domain
+        if tuple(d.value for d in domain.dims) != dims:
+            raise TypeError(
+                f"argument '{name}' has dimensions ({', '.join(d.value for d in domain.dims)}), "
+                f"the compiled program expects ({', '.join(dims)})"
+            )
+        out.append(value._data)
+        ranges = domain.ranges
+        for i in range(count):
+            out.append(ranges[i].start)
+
+    return convert
+
+
+_PY_SCALARS: dict[str, Callable[[Any], Any]] = {"b": bool, "i": int, "u": int, "f": float}
+
+
+def scalar_converter(param: ir.ScalarParam) -> Converter:
+    to_python = _PY_SCALARS[np.dtype(param.dtype).kind]
+
+    def convert(value: Any, out: list[Any]) -> None:
+        out.append(to_python(value))
+
+    return convert
+
+
+def tuple_converter(parts: list[Converter]) -> Converter:
+    def convert(value: Any, out: list[Any]) -> None:
+        for part, item in zip(parts, value, strict=True):
+            part(item, out)
+
+    return convert
+
+
+def converter_for(name: str, type_: Any, params: dict[str, Any]) -> Converter:
+    """The converter of the argument ``name`` of frontend type ``type_``."""
+    if isinstance(type_, ts.TupleType):
+        return tuple_converter(
+            [converter_for(f"{name}__{i}", t, params) for i, t in enumerate(type_.types)]
+        )
+    param = params[name]
+    if isinstance(param, ir.FieldParam):
+        return field_converter(param, name)
+    return scalar_converter(param)
+
+
+def table_arguments(program: ir.Program, offset_provider: Any) -> tuple[list[Any], dict[str, str]]:
+    """The flat table arguments (array, skip value) and the tables' dtypes."""
+    values: list[Any] = []
+    dtypes: dict[str, str] = {}
+    for decl in program.offsets:
+        if offset_provider is None or decl.name not in offset_provider:
+            raise ValueError(
+                f"the offset provider has no entry '{decl.name}' (a neighbour table from "
+                f"{decl.domain_dim} to {decl.codomain}); pass offset_provider={{'{decl.name}': "
+                "gtx.as_connectivity(...)}"
+            )
+        table = offset_provider[decl.name]
+        if isinstance(table, Dimension):
+            raise ValueError(
+                f"offset '{decl.name}' needs a neighbour table, got the dimension {table}"
+            )
+        data = getattr(table, "_data", None)
+        if data is None:
+            data = np.asarray(table)
+        skip = getattr(table, "skip_value", None)
+        values.append(data)
+        values.append(np.iinfo(np.int64).min if skip is None else int(skip))
+        dtypes[decl.name] = np.dtype(data.dtype).name
+    return values, dtypes

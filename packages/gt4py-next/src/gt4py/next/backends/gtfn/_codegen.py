@@ -1,0 +1,419 @@
+"""C++ for an IR program: one ``run`` function of plain loop nests, with nanobind bindings.
+
+- Each field parameter arrives as an ``nb::ndarray<>`` plus the first index of each of its
+  dimensions; element strides are read from the array, so any layout works. Reads and writes
+  go through a base pointer moved to index 0 of every dimension.
+- Each ``Apply`` is a loop nest over its domain in the order of the first output's
+  dimensions (the last one innermost, which is contiguous in the default layout), the outer
+  loops shared out by OpenMP when the domain is large enough to pay for the threads.
+- Each ``Scan`` loops over the other dimensions in parallel and over its axis sequentially,
+  with the carries in local variables.
+- Neighbour tables are index arrays (``nb::ndarray<>`` + skip value); a reduction loops over
+  the table's columns, leaving out skipped neighbours.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping
+from typing import Any
+
+from ... import ir
+
+
+CXX_TYPES = {
+    "bool": "bool",
+    "int8": "std::int8_t",
+    "int16": "std::int16_t",
+    "int32": "std::int32_t",
+    "int64": "std::int64_t",
+    "uint8": "std::uint8_t",
+    "uint16": "std::uint16_t",
+    "uint32": "std::uint32_t",
+    "uint64": "std::uint64_t",
+    "float32": "float",
+    "float64": "double",
+}
+
+_INFIX = {
+    "plus": "+",
+    "minus": "-",
+    "multiplies": "*",
+    "divides": "/",
+    "eq": "==",
+    "ne": "!=",
+    "lt": "<",
+    "le": "<=",
+    "gt": ">",
+    "ge": ">=",
+    "and_": "&&",
+    "or_": "||",
+    "xor_": "!=",
+}
+_STD_MATH = {
+    "sin": "std::sin",
+    "cos": "std::cos",
+    "tan": "std::tan",
+    "arcsin": "std::asin",
+    "arccos": "std::acos",
+    "arctan": "std::atan",
+    "sinh": "std::sinh",
+    "cosh": "std::cosh",
+    "tanh": "std::tanh",
+    "arcsinh": "std::asinh",
+    "arccosh": "std::acosh",
+    "arctanh": "std::atanh",
+    "sqrt": "std::sqrt",
+    "cbrt": "std::cbrt",
+    "exp": "std::exp",
+    "log": "std::log",
+    "gamma": "std::tgamma",
+    "floor": "std::floor",
+    "ceil": "std::ceil",
+    "trunc": "std::trunc",
+    "isfinite": "std::isfinite",
+    "isinf": "std::isinf",
+    "isnan": "std::isnan",
+    "fmod": "std::fmod",
+    "abs": "gt_abs",
+    "minimum": "gt_minimum",
+    "maximum": "gt_maximum",
+    "power": "gt_power",
+    "floordiv": "gt_floordiv",
+    "mod": "gt_mod",
+    "neg": "-",
+    "not_": "!",
+}
+
+PRELUDE = r"""#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+
+namespace nb = nanobind;
+using index_t = std::int64_t;
+
+// Python semantics for // and % on integers (floor, sign of the divisor); floats as numpy.
+template <class A, class B> inline auto gt_floordiv(A a, B b) {
+  using T = std::common_type_t<A, B>;
+  if constexpr (std::is_integral_v<T>) {
+    T q = static_cast<T>(a) / static_cast<T>(b);
+    if constexpr (std::is_signed_v<T>) { if ((a % b != 0) && ((a < 0) != (b < 0))) --q; }
+    return q;
+  } else { return std::floor(static_cast<T>(a) / static_cast<T>(b)); }
+}
+template <class A, class B> inline auto gt_mod(A a, B b) {
+  using T = std::common_type_t<A, B>;
+  if constexpr (std::is_integral_v<T>) {
+    T r = static_cast<T>(a) % static_cast<T>(b);
+    if constexpr (std::is_signed_v<T>) { if (r != 0 && ((r < 0) != (b < 0))) r += b; }
+    return r;
+  } else {
+    T r = std::fmod(static_cast<T>(a), static_cast<T>(b));
+    if (r != 0 && ((r < 0) != (b < 0))) r += b;
+    return r;
+  }
+}
+template <class A, class B> inline auto gt_power(A a, B b) {
+  using T = std::common_type_t<A, B>;
+  if constexpr (std::is_integral_v<T>) {
+    T result = 1, base = a; auto e = b;
+    while (e > 0) { if (e & 1) result *= base; base *= base; e >>= 1; }
+    return result;
+  } else { return static_cast<T>(std::pow(static_cast<T>(a), static_cast<T>(b))); }
+}
+template <class A, class B> inline auto gt_minimum(A a, B b) {
+  using T = std::common_type_t<A, B>;
+  if constexpr (std::is_floating_point_v<T>) { if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<T>::quiet_NaN(); }
+  return std::min<T>(a, b);
+}
+template <class A, class B> inline auto gt_maximum(A a, B b) {
+  using T = std::common_type_t<A, B>;
+  if constexpr (std::is_floating_point_v<T>) { if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<T>::quiet_NaN(); }
+  return std::max<T>(a, b);
+}
+template <class A> inline A gt_abs(A a) {
+  if constexpr (std::is_unsigned_v<A>) { return a; } else { return static_cast<A>(a < 0 ? -a : a); }
+}
+"""
+
+# Points below this count run on one thread: starting the team costs more than it saves.
+PARALLEL_THRESHOLD = 32768
+
+
+def module_name(fingerprint: str) -> str:
+    return f"gtfn_{fingerprint[:24]}"
+
+
+class CppGenerator:
+    """Generates the C++ module of one program for given connectivity dtypes."""
+
+    def __init__(self, program: ir.Program, table_dtypes: Mapping[str, str]) -> None:
+        self.program = program
+        self.fields = {p.name: p for p in program.params if isinstance(p, ir.FieldParam)}
+        self.scalars = {p.name: p for p in program.params if isinstance(p, ir.ScalarParam)}
+        self.offsets = {o.name: o for o in program.offsets}
+        self.table_dtypes = dict(table_dtypes)
+        self._counter = itertools.count()
+
+    # -- module ---------------------------------------------------------------------------------
+
+    def module(self, name: str) -> str:
+        arguments: list[str] = []
+        setup: list[str] = []
+        for param in self.program.params:
+            if isinstance(param, ir.FieldParam):
+                arguments.append(f"nb::ndarray<nb::device::cpu> {param.name}_array")
+                arguments.extend(f"index_t {param.name}_o{i}" for i in range(len(param.dims)))
+                setup.append(self._field_setup(param))
+            else:
+                arguments.append(f"{CXX_TYPES[param.dtype]} {param.name}")
+        for offset in self.program.offsets:
+            arguments.append(f"nb::ndarray<nb::device::cpu> {offset.name}_table")
+            arguments.append(f"index_t {offset.name}_skip")
+            setup.append(self._table_setup(offset))
+        body = "\n".join(self._statement(s) for s in self.program.body)
+        signature = ",\n    ".join(arguments)
+        return (
+            f"{PRELUDE}\n"
+            f"// program {self.program.name}\n"
+            f"static void run(\n    {signature}) {{\n" + "\n".join(setup) + f"\n{body}\n}}\n\n"
+            f'NB_MODULE({name}, m) {{\n  m.def("run", &run);\n}}\n'
+        )
+
+    def _field_setup(self, param: ir.FieldParam) -> str:
+        cxx = CXX_TYPES[param.dtype]
+        n = param.name
+        lines = [f"  {cxx}* const {n}_base0 = static_cast<{cxx}*>({n}_array.data());"]
+        offset_terms = []
+        for i, dim in enumerate(param.dims):
+            lines.append(f"  const index_t {n}_s_{dim} = {n}_array.stride({i});")
+            lines.append(f"  const index_t {n}_lo_{dim} = {n}_o{i};")
+            lines.append(
+                f"  const index_t {n}_hi_{dim} = {n}_o{i} + index_t({n}_array.shape({i}));"
+            )
+            offset_terms.append(f"{n}_o{i} * {n}_s_{dim}")
+        shift = " + ".join(offset_terms) if offset_terms else "0"
+        # index 0 of every dimension (may lie outside the buffer; only in-bounds points are read)
+        lines.append(f"  {cxx}* const {n} = {n}_base0 - ({shift});")
+        lines.append(f"  (void){n}; (void){n}_base0;")
+        return "\n".join(lines)
+
+    def _table_setup(self, offset: ir.OffsetDecl) -> str:
+        cxx = CXX_TYPES[self.table_dtypes.get(offset.name, "int32")]
+        n = offset.name
+        lines = [
+            f"  const {cxx}* const {n} = static_cast<const {cxx}*>({n}_table.data());",
+            f"  const index_t {n}_s0 = {n}_table.stride(0);",
+        ]
+        if offset.local is not None:
+            lines.append(f"  const index_t {n}_s1 = {n}_table.stride(1);")
+            lines.append(f"  const index_t {n}_count = index_t({n}_table.shape(1));")
+        lines.append(f"  (void){n}_skip;")
+        return "\n".join(lines)
+
+    # -- statements -----------------------------------------------------------------------------
+
+    def _bounds(self, ranges: list[ir.Range]) -> tuple[list[str], dict[str, str]]:
+        lines = []
+        variables: dict[str, str] = {}
+        for r in ranges:
+            lo = self.expr(r.start, {})
+            hi = self.expr(r.stop, {})
+            k = next(self._counter)
+            lines.append(f"  const index_t lo{k} = index_t({lo}), hi{k} = index_t({hi});")
+            variables[r.dim] = f"{k}"
+        return lines, variables
+
+    def _write(self, output: str, value: str, position: dict[str, str]) -> str:
+        param = self.fields[output]
+        index = " + ".join(f"{position[d]} * {output}_s_{d}" for d in param.dims) or "0"
+        return f"{output}[{index}] = static_cast<{CXX_TYPES[param.dtype]}>({value});"
+
+    def _statement(self, statement: ir.Apply | ir.Scan) -> str:
+        lines, ids = self._bounds(statement.domain)
+        dims = [r.dim for r in statement.domain]
+        position = {d: f"i_{d}" for d in dims}
+        size = " * ".join(f"(hi{ids[d]} - lo{ids[d]})" for d in dims) or "1"
+        lines.append(f"  const index_t points{ids[dims[0]] if dims else 0} = {size};")
+        points = f"points{ids[dims[0]] if dims else 0}"
+        if isinstance(statement, ir.Apply):
+            loops = dims
+            inner: list[str] = []
+            temps = []
+            for value in statement.values:
+                temp = f"v{next(self._counter)}"
+                temps.append(temp)
+                inner.append(f"const auto {temp} = {self.expr(value, position)};")
+            for output, temp in zip(statement.outputs, temps, strict=True):
+                inner.append(self._write(output, temp, position))
+        else:
+            loops = [d for d in dims if d != statement.axis]
+            axis = statement.axis
+            a = ids[axis]
+            inner = []
+            dtypes = [self._literal_type(i) for i in statement.init]
+            for carry, init, cxx in zip(statement.carries, statement.init, dtypes, strict=True):
+                inner.append(f"{cxx} {carry} = {self.expr(init, position)};")
+            step = (
+                f"for (index_t i_{axis} = lo{a}; i_{axis} < hi{a}; ++i_{axis}) {{"
+                if statement.forward
+                else f"for (index_t i_{axis} = hi{a} - 1; i_{axis} >= lo{a}; --i_{axis}) {{"
+            )
+            inner.append(step)
+            news = []
+            for value, cxx in zip(statement.values, dtypes, strict=True):
+                temp = f"v{next(self._counter)}"
+                news.append(temp)
+                inner.append(f"  const {cxx} {temp} = {self.expr(value, position)};")
+            for carry, temp in zip(statement.carries, news, strict=True):
+                inner.append(f"  {carry} = {temp};")
+            for output, carry in zip(statement.outputs, statement.carries, strict=True):
+                inner.append("  " + self._write(output, carry, position))
+            inner.append("}")
+        code = ["  {", *lines]
+        depth = 1
+        if loops:
+            collapse = min(len(loops), 2)
+            code.append(
+                f"  #pragma omp parallel for collapse({collapse}) if({points} > {PARALLEL_THRESHOLD})"
+            )
+        for dim in loops:
+            k = ids[dim]
+            code.append(
+                "  " * depth + f"  for (index_t i_{dim} = lo{k}; i_{dim} < hi{k}; ++i_{dim}) {{"
+            )
+            depth += 1
+        code.extend("  " * depth + "  " + line for line in inner)
+        for _ in loops:
+            depth -= 1
+            code.append("  " * depth + "  }")
+        code.append("  }")
+        return "\n".join(code)
+
+    def _literal_type(self, node: ir.Expr) -> str:
+        assert isinstance(node, ir.Literal)
+        return CXX_TYPES[node.dtype]
+
+    # -- expressions ----------------------------------------------------------------------------
+
+    def expr(self, node: ir.Expr, position: dict[str, str]) -> str:
+        if isinstance(node, ir.Literal):
+            return self._literal(node)
+        if isinstance(node, ir.SymRef):
+            return node.name
+        if isinstance(node, ir.AxisIndex):
+            return position[node.dim]
+        if isinstance(node, ir.FieldBound):
+            return f"{node.field}_{'hi' if node.upper else 'lo'}_{node.dim}"
+        if isinstance(node, ir.Deref):
+            return self._deref(node, position)
+        if isinstance(node, ir.Cast):
+            return f"static_cast<{CXX_TYPES[node.dtype]}>({self.expr(node.value, position)})"
+        if isinstance(node, ir.Call):
+            return self._call(node, position)
+        if isinstance(node, ir.Let):
+            value = self.expr(node.value, position)
+            body = self.expr(node.body, position)
+            return f"([&] {{ const auto {node.name} = {value}; return {body}; }}())"
+        if isinstance(node, ir.Reduce):
+            return self._reduce(node, position)
+        raise TypeError(f"cannot generate C++ for {node!r}")
+
+    def _literal(self, node: ir.Literal) -> str:
+        cxx = CXX_TYPES[node.dtype]
+        value = node.value
+        if node.dtype == "bool":
+            return "true" if value == "True" else "false"
+        if value in ("inf", "-inf"):
+            sign = "-" if value.startswith("-") else ""
+            return f"({sign}std::numeric_limits<{cxx}>::infinity())"
+        if value == "nan":
+            return f"std::numeric_limits<{cxx}>::quiet_NaN()"
+        if (
+            node.dtype in ("int64", "uint64")
+            and value.lstrip("-").isdigit()
+            and abs(int(value)) >= 2**62
+        ):
+            return f"std::numeric_limits<{cxx}>::{'min' if value.startswith('-') else 'max'}()"
+        return f"{cxx}({value})"
+
+    def _call(self, node: ir.Call, position: dict[str, str]) -> str:
+        args = [self.expr(a, position) for a in node.args]
+        fun = node.fun
+        if fun == "if_":
+            return f"({args[0]} ? {args[1]} : {args[2]})"
+        if fun in _INFIX:
+            return f"({args[0]} {_INFIX[fun]} {args[1]})"
+        if fun in ("neg", "not_"):
+            return f"({_STD_MATH[fun]}{args[0]})"
+        if fun in _STD_MATH:
+            return f"{_STD_MATH[fun]}({', '.join(args)})"
+        raise TypeError(f"unknown IR function {fun!r}")
+
+    def _deref(self, node: ir.Deref, position: dict[str, str]) -> str:
+        pos = dict(position)
+        for shift in node.shifts:
+            if isinstance(shift, ir.CartesianShift):
+                pos[shift.dim] = f"({pos[shift.dim]} + {shift.amount})"
+            elif isinstance(shift, ir.DynamicShift):
+                pos[shift.dim] = (
+                    f"({pos[shift.dim]} + index_t({self.expr(shift.amount, position)}))"
+                )
+            else:
+                decl = self.offsets[shift.offset]
+                at = pos.pop(decl.domain_dim)
+                t = decl.name
+                if decl.local is None:
+                    entry = f"{t}[{at} * {t}_s0]"
+                else:
+                    neighbour = str(shift.index) if shift.index is not None else pos[decl.local]
+                    entry = f"{t}[{at} * {t}_s0 + {neighbour} * {t}_s1]"
+                pos[decl.codomain] = f"index_t({entry})"
+        param = self.fields[node.field]
+        index = " + ".join(f"{pos[d]} * {node.field}_s_{d}" for d in param.dims) or "0"
+        return f"{node.field}[{index}]"
+
+    def _reduce(self, node: ir.Reduce, position: dict[str, str]) -> str:
+        k = next(self._counter)
+        neighbour = f"n{k}"
+        inner = dict(position)
+        inner[node.axis] = neighbour
+        acc = f"acc{k}"
+        body = self.expr(node.body, inner)
+        init = self.expr(node.init, position)
+        count_table = node.tables[0] if node.tables else self._table_for_axis(node.axis)
+        conditions = []
+        for t in node.tables:
+            decl = self.offsets[t]
+            at = position[decl.domain_dim]
+            conditions.append(f"{t}[{at} * {t}_s0 + {neighbour} * {t}_s1] != {t}_skip")
+        if node.op == "plus":
+            update = f"{acc} = {acc} + {body};"
+        else:
+            update = f"{acc} = gt_{node.op}({acc}, {body});"
+        if conditions:
+            update = f"if ({' && '.join(conditions)}) {{ {update} }}"
+        return (
+            f"([&] {{ auto {acc} = {init}; "
+            f"for (index_t {neighbour} = 0; {neighbour} < {count_table}_count; ++{neighbour}) "
+            f"{{ {update} }} return {acc}; }}())"
+        )
+
+    def _table_for_axis(self, axis: str) -> str:
+        for decl in self.program.offsets:
+            if decl.local == axis:
+                return decl.name
+        raise TypeError(f"no neighbour table enumerates the local dimension {axis}")
+
+
+def generate(program: ir.Program, name: str, table_dtypes: Mapping[str, str]) -> str:
+    """The C++ source of the nanobind module ``name`` running ``program``."""
+    return CppGenerator(program, table_dtypes).module(name)
+
+
+def _unused(*_: Any) -> None:
+    pass

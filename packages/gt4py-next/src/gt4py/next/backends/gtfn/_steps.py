@@ -1,0 +1,185 @@
+"""The gtfn pipeline steps and their builders (DESIGN §6: plain functions, no factory-boy).
+
+``GTFNConfig`` holds what all steps must agree on; each ``make_gtfn_<step>(config, **setting)``
+returns the step; ``make_gtfn_backend(config, translation=functools.partial(...))`` composes
+them and wraps the translation in the persistent cache. A misspelled step setting is a
+``TypeError`` when the backend is built (the builder is called then).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Callable, Mapping
+from typing import Any, Literal
+
+from ... import ir
+from .. import _backend
+from . import _codegen
+
+
+TRANSLATION_VERSION = "gtfn-cpp-1"
+
+
+@dataclasses.dataclass(frozen=True)
+class GTFNConfig:
+    """Settings every gtfn step agrees on."""
+
+    device: Literal["cpu"] = "cpu"
+    build_type: Literal["Release", "Debug", "RelWithDebInfo", "MinSizeRel"] = "Release"
+    cache_lifetime: Literal["persistent", "session"] | None = None  # None: the infra setting
+    layout: Literal["C"] = "C"
+    cached_translation: bool = True
+
+    def __post_init__(self) -> None:
+        if self.device != "cpu":
+            raise ValueError(f"GTFNConfig: device={self.device!r}; only 'cpu' is built here")
+        if self.build_type not in ("Release", "Debug", "RelWithDebInfo", "MinSizeRel"):
+            raise ValueError(f"GTFNConfig: unknown build_type {self.build_type!r}")
+
+
+@dataclasses.dataclass(frozen=True)
+class TranslatedModule:
+    """The output of translation: module name and sources, plus build options."""
+
+    name: str
+    sources: Mapping[str, str]
+    openmp: bool
+    extra_compile_flags: tuple[str, ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class GTFNTranslation:
+    config: GTFNConfig
+    openmp: bool = True
+    parallel_threshold: int = _codegen.PARALLEL_THRESHOLD
+
+    def __call__(self, program: ir.Program, table_dtypes: Mapping[str, str]) -> TranslatedModule:
+        from gt4py.infra import fingerprinting as fp
+
+        fingerprint = fp.strict((program, sorted(table_dtypes.items()), self.settings_key()))
+        name = _codegen.module_name(fingerprint)
+        generator = _codegen.CppGenerator(program, table_dtypes)
+        source = generator.module(name).replace(
+            f"> {_codegen.PARALLEL_THRESHOLD})", f"> {self.parallel_threshold})"
+        )
+        if not self.openmp:
+            source = source.replace("#pragma omp", "// (openmp off) #pragma omp")
+        return TranslatedModule(name, {f"{name}.cpp": source}, self.openmp, ())
+
+    def settings_key(self) -> tuple[Any, ...]:
+        return (TRANSLATION_VERSION, self.openmp, self.parallel_threshold)
+
+
+@dataclasses.dataclass(frozen=True)
+class GTFNBindings:
+    """nanobind bindings are generated with the module (one ``run`` function)."""
+
+    config: GTFNConfig
+
+    def __call__(self, module: TranslatedModule) -> TranslatedModule:
+        return module
+
+
+@dataclasses.dataclass(frozen=True)
+class GTFNCompiler:
+    config: GTFNConfig
+    extra_compile_flags: tuple[str, ...] = ("-march=native",)
+
+    def __call__(self, module: TranslatedModule) -> str:
+        from gt4py.infra import native
+
+        options = native.BuildOptions(
+            openmp=module.openmp,
+            build_type=self.config.build_type,
+            extra_compile_flags=(*module.extra_compile_flags, *self.extra_compile_flags),
+        )
+        return str(native.build_extension(module.name, dict(module.sources), options))
+
+
+def make_gtfn_translation(
+    config: GTFNConfig,
+    *,
+    openmp: bool = True,
+    parallel_threshold: int = _codegen.PARALLEL_THRESHOLD,
+) -> GTFNTranslation:
+    return GTFNTranslation(config, openmp=openmp, parallel_threshold=parallel_threshold)
+
+
+def make_gtfn_bindings(config: GTFNConfig) -> GTFNBindings:
+    return GTFNBindings(config)
+
+
+def make_gtfn_compiler(
+    config: GTFNConfig, *, extra_compile_flags: tuple[str, ...] = ("-march=native",)
+) -> GTFNCompiler:
+    return GTFNCompiler(config, tuple(extra_compile_flags))
+
+
+def make_gtfn_passes(
+    config: GTFNConfig, *, cse: bool = True, constant_folding: bool = True
+) -> Callable[[ir.Program], ir.Program]:
+    from ...passes import default_pipeline
+
+    return functools.partial(default_pipeline, cse=cse, constant_folding=constant_folding)
+
+
+class CachedTranslation:
+    """The translation step behind the persistent ``next/translation`` file cache."""
+
+    def __init__(self, translation: Any) -> None:
+        self.translation = translation
+
+    def __call__(self, program: ir.Program, table_dtypes: Mapping[str, str]) -> TranslatedModule:
+        from gt4py.infra import caching, fingerprinting as fp
+
+        key = caching.CacheKey(
+            {
+                "program": fp.strict(program),
+                "table_dtypes": fp.strict(sorted(table_dtypes.items())),
+                "translation": fp.strict(
+                    (type(self.translation).__qualname__, self.translation.settings_key())
+                ),
+            }
+        )
+        return caching.FileCache("next/translation").get_or_build_object(  # type: ignore[no-any-return]
+            key, lambda: self.translation(program, table_dtypes)
+        )
+
+
+class GTFNPipeline:
+    """translation -> bindings -> native build -> load; also records the stages."""
+
+    def __init__(self, translation: Any, bindings: Any, compiler: Any) -> None:
+        self.translation = translation
+        self.bindings = bindings
+        self.build = compiler
+
+    def __call__(
+        self, program: ir.Program, table_dtypes: Mapping[str, str]
+    ) -> tuple[Any, dict[str, Any]]:
+        from gt4py.infra import native
+
+        module = self.bindings(self.translation(program, table_dtypes))
+        path = self.build(module)
+        extension = native.load_extension(path)
+        stages = {"cpp": next(iter(module.sources.values())), "library": path}
+        return extension.run, stages
+
+
+def make_gtfn_backend(
+    config: GTFNConfig | None = None,
+    *,
+    name: str = "gtfn_cpu",
+    passes: Callable[..., Any] = make_gtfn_passes,
+    translation: Callable[..., Any] = make_gtfn_translation,
+    bindings: Callable[..., Any] = make_gtfn_bindings,
+    compiler: Callable[..., Any] = make_gtfn_compiler,
+) -> _backend.StepBackend:
+    """The gtfn backend from its step builders (each called here with ``config``)."""
+    config = config if config is not None else GTFNConfig()
+    translation_step = translation(config)
+    if config.cached_translation:
+        translation_step = CachedTranslation(translation_step)
+    pipeline = GTFNPipeline(translation_step, bindings(config), compiler(config))
+    return _backend.StepBackend(name, config=config, optimize=passes(config), compiler=pipeline)

@@ -1,0 +1,35 @@
+"""The field-level IR of gt4py.next: pointwise stencil programs as eve nodes, with a text form.
+
+``to_text(node)`` prints a program or expression; ``parse_program`` / ``parse_expr`` read the
+text back (round trip: ``parse_program(to_text(p)) == p``).
+"""
+
+from ._nodes import (
+    Apply as Apply,
+    AxisIndex as AxisIndex,
+    Call as Call,
+    CartesianShift as CartesianShift,
+    Cast as Cast,
+    Deref as Deref,
+    DynamicShift as DynamicShift,
+    Expr as Expr,
+    FieldBound as FieldBound,
+    FieldParam as FieldParam,
+    Let as Let,
+    Literal as Literal,
+    NeighbourShift as NeighbourShift,
+    OffsetDecl as OffsetDecl,
+    Program as Program,
+    Range as Range,
+    Reduce as Reduce,
+    ScalarParam as ScalarParam,
+    Scan as Scan,
+    Shift as Shift,
+    SymRef as SymRef,
+)
+from ._parser import (
+    IRParseError as IRParseError,
+    parse_expr as parse_expr,
+    parse_program as parse_program,
+)
+from ._printer import expr_text as expr_text, program_text as program_text, to_text as to_text

@@ -1,0 +1,166 @@
+"""The field-level IR: programs of pointwise stencil applications, as eve nodes.
+
+Every expression denotes *one value at the current point* of the domain being computed.
+Fields are read with :class:`Deref` (the current point moved by a chain of shifts); tuples
+are split during lowering, so every expression has a scalar type. A program is a list of
+:class:`Apply` (compute expressions over a domain into output fields) and :class:`Scan`
+(the same, level by level along one axis, with carried values).
+
+Dimensions, offsets and parameters are referred to by name; the :class:`Program` declares
+them. Dtypes are numpy dtype names (``"float64"``).
+"""
+
+from __future__ import annotations
+
+from gt4py.eve import Node
+
+
+class Expr(Node):
+    """A value at the current point."""
+
+
+class Literal(Expr):
+    value: str  # Python literal text: "1.5", "-3", "True"
+    dtype: str
+
+
+class SymRef(Expr):
+    """A scalar parameter, a ``Let`` binding or a scan carry."""
+
+    name: str
+
+
+class Shift(Node):
+    """One step of moving the point a :class:`Deref` reads at."""
+
+
+class CartesianShift(Shift):
+    """``a(I + 1)`` and ``a(Koff[1])``: move along ``dim`` by ``amount``."""
+
+    dim: str
+    amount: int
+
+
+class NeighbourShift(Shift):
+    """``a(E2V[0])`` (``index=0``) or ``a(E2V)`` inside a reduction (``index=None``: the
+    neighbour the enclosing reduction over the offset's local dimension is at)."""
+
+    offset: str
+    index: int | None = None
+
+
+class DynamicShift(Shift):
+    """``a(as_offset(Koff, k_offsets))``: move along ``dim`` by a value read at the point."""
+
+    dim: str
+    amount: Expr
+
+
+class Deref(Expr):
+    """The value of field ``field`` at the current point after ``shifts`` (applied in order)."""
+
+    field: str
+    shifts: list[Shift]
+
+
+class AxisIndex(Expr):
+    """The index of the current point along ``dim`` (domain conditions of concat_where)."""
+
+    dim: str
+
+
+class Call(Expr):
+    """A builtin: arithmetic (``plus``...), comparison, logic, math, ``if_`` (where)."""
+
+    fun: str
+    args: list[Expr]
+
+
+class Cast(Expr):
+    value: Expr
+    dtype: str
+
+
+class Let(Expr):
+    """``name = value`` visible in ``body``."""
+
+    name: str
+    value: Expr
+    body: Expr
+
+
+class Reduce(Expr):
+    """``neighbor_sum`` / ``max_over`` / ``min_over`` (``op``: plus, maximum, minimum) over the
+    neighbours enumerated by the local dimension ``axis``; neighbours for which one of the
+    ``tables`` holds its skip value are left out."""
+
+    op: str
+    axis: str
+    init: Expr
+    body: Expr
+    tables: list[str]
+
+
+class Range(Node):
+    """``dim`` from ``start`` to ``stop`` (absolute indices, expressions over scalar params)."""
+
+    dim: str
+    start: Expr
+    stop: Expr
+
+
+class FieldBound(Expr):
+    """The first (``upper=False``) or one-past-last index of field ``field`` along ``dim``."""
+
+    field: str
+    dim: str
+    upper: bool
+
+
+class Apply(Node):
+    """Compute ``values[i]`` at every point of ``domain`` into field ``outputs[i]``."""
+
+    outputs: list[str]
+    domain: list[Range]
+    values: list[Expr]
+
+
+class Scan(Node):
+    """Sweep ``axis`` of ``domain`` (upwards if ``forward``) carrying ``carries`` (initially
+    ``init``); at each level the carries become ``values``, which are written to ``outputs``."""
+
+    outputs: list[str]
+    domain: list[Range]
+    axis: str
+    forward: bool
+    carries: list[str]
+    init: list[Expr]
+    values: list[Expr]
+
+
+class FieldParam(Node):
+    name: str
+    dims: list[str]
+    dtype: str
+
+
+class ScalarParam(Node):
+    name: str
+    dtype: str
+
+
+class OffsetDecl(Node):
+    """A neighbour table ``name``: for each point along ``domain_dim`` (and each entry of the
+    local dimension ``local``; ``None``: one neighbour) an index along ``codomain``."""
+
+    name: str
+    domain_dim: str
+    local: str | None
+    codomain: str
+
+
+class Program(Node):
+    name: str
+    params: list[FieldParam | ScalarParam]
+    offsets: list[OffsetDecl]
+    body: list[Apply | Scan]

@@ -1,0 +1,502 @@
+"""Lowering of operator bodies (Python syntax + deduced types) to pointwise IR expressions.
+
+A lowered value is an :class:`ir.Expr` (the value at the current point) or a Python tuple of
+lowered values (tuples are split here, so the IR never sees them). Local variables and called
+operators are substituted (inlined); shifting a value pushes the shift into every field read
+it contains, which is why no intermediate field is ever materialized. Common subexpressions
+are re-extracted by :mod:`gt4py.next.passes.cse`.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+from typing import Any, Union
+
+import numpy as np
+
+from .. import ir
+from .._dimensions import Dimension
+from .._offsets import FieldOffset, IndexedFieldOffset
+from ..ffront import fbuiltins, type_specifications as ts
+
+
+Value = Union[ir.Expr, tuple["Value", ...]]  # noqa: UP007  (a runtime alias, recursive)
+
+_MISSING = object()
+
+ARITHMETIC = {
+    ast.Add: "plus",
+    ast.Sub: "minus",
+    ast.Mult: "multiplies",
+    ast.Div: "divides",
+    ast.FloorDiv: "floordiv",
+    ast.Mod: "mod",
+    ast.Pow: "power",
+    ast.BitAnd: "and_",
+    ast.BitOr: "or_",
+    ast.BitXor: "xor_",
+}
+COMPARISON = {
+    ast.Eq: "eq",
+    ast.NotEq: "ne",
+    ast.Lt: "lt",
+    ast.LtE: "le",
+    ast.Gt: "gt",
+    ast.GtE: "ge",
+}
+REDUCTIONS = {"neighbor_sum": "plus", "max_over": "maximum", "min_over": "minimum"}
+
+
+class LoweringError(NotImplementedError):
+    """A construct the compiled backends cannot lower (yet); the message says which."""
+
+
+def lookup(function: Any, name: str) -> Any:
+    """What ``name`` means inside ``function`` (closure, globals, builtins)."""
+    code = function.__code__
+    if name in code.co_freevars and function.__closure__:
+        cell = function.__closure__[code.co_freevars.index(name)]
+        try:
+            return cell.cell_contents
+        except ValueError:
+            return _MISSING
+    if name in function.__globals__:
+        return function.__globals__[name]
+    return getattr(builtins, name, _MISSING)
+
+
+def literal(value: Any, dtype: np.dtype[Any] | str) -> ir.Literal:
+    dtype = np.dtype(dtype)
+    if dtype.kind == "b":
+        text = repr(bool(value))
+    elif dtype.kind in "iu":
+        text = repr(int(value))
+    else:
+        text = repr(float(value))
+    return ir.Literal(value=text, dtype=dtype.name)
+
+
+def dtype_of(type_: Any) -> np.dtype[Any] | None:
+    return ts.element_dtype(type_) if isinstance(type_, ts.TypeSpec) else None
+
+
+def is_weak(type_: Any) -> bool:
+    return isinstance(type_, ts.IntConstantType) or (
+        isinstance(type_, ts.ScalarType) and type_.weak
+    )
+
+
+class ShiftPusher:
+    """Moves a lowered value: every field read (and index) happens at the shifted point."""
+
+    def __init__(self, shift: ir.Shift) -> None:
+        self.shift = shift
+
+    def apply(self, value: Value) -> Value:
+        if isinstance(value, tuple):
+            return tuple(self.apply(v) for v in value)
+        return self._expr(value)
+
+    def _expr(self, node: ir.Expr) -> ir.Expr:
+        if isinstance(node, ir.Deref):
+            return ir.Deref(field=node.field, shifts=[self.shift, *map(self._shift, node.shifts)])
+        if isinstance(node, ir.AxisIndex):
+            shift = self.shift
+            if isinstance(shift, ir.CartesianShift):
+                if shift.dim != node.dim:
+                    return node
+                return ir.Call(fun="plus", args=[node, literal(shift.amount, "int32")])
+            if isinstance(shift, ir.DynamicShift) and shift.dim != node.dim:
+                return node
+            raise LoweringError(
+                "shifting a concat_where / domain-condition result by a neighbour or dynamic "
+                "offset is not supported by the compiled backends yet"
+            )
+        if isinstance(node, (ir.Literal, ir.SymRef, ir.FieldBound)):
+            return node
+        if isinstance(node, ir.Call):
+            return ir.Call(fun=node.fun, args=[self._expr(a) for a in node.args])
+        if isinstance(node, ir.Cast):
+            return ir.Cast(value=self._expr(node.value), dtype=node.dtype)
+        if isinstance(node, ir.Let):
+            return ir.Let(name=node.name, value=self._expr(node.value), body=self._expr(node.body))
+        if isinstance(node, ir.Reduce):
+            return ir.Reduce(
+                op=node.op,
+                axis=node.axis,
+                init=node.init,
+                body=self._expr(node.body),
+                tables=node.tables,
+            )
+        raise TypeError(f"cannot shift {node!r}")
+
+    def _shift(self, shift: ir.Shift) -> ir.Shift:
+        if isinstance(shift, ir.DynamicShift):
+            return ir.DynamicShift(dim=shift.dim, amount=self._expr(shift.amount))
+        return shift
+
+
+class OperatorLowering:
+    """Lowers one call of a field operator (or a scan body) given lowered arguments."""
+
+    def __init__(self, context: Any, operator: Any, env: dict[str, Value]) -> None:
+        self.context = context  # the program lowering: offsets, fresh names
+        self.operator = operator
+        self.function = operator.definition
+        definition = operator.__gt_signature__.definition
+        self.tree: ast.FunctionDef = definition.body
+        self.types: dict[Any, Any] = definition.expression_types
+        self.env = dict(env)
+
+    # -- statements -----------------------------------------------------------------------------
+
+    def lower(self) -> Value:
+        result = self._block(list(self.tree.body), self.env)
+        if result is None:
+            raise LoweringError(f"{self.operator.__name__}: no value is returned on some path")
+        return result
+
+    def _block(self, statements: list[ast.stmt], env: dict[str, Value]) -> Value | None:
+        for index, node in enumerate(statements):
+            if isinstance(node, ast.Return):
+                assert node.value is not None
+                return self._with(env).expr(node.value)
+            if isinstance(node, (ast.Assign, ast.AnnAssign)):
+                target = node.targets[0] if isinstance(node, ast.Assign) else node.target
+                assert node.value is not None
+                value = self._with(env).expr(node.value)
+                if isinstance(node, ast.AnnAssign):
+                    declared = self.types.get(node.value)
+                    target_dtype = dtype_of(declared)
+                    value = self._cast_weak(value, declared, target_dtype)
+                self._bind(target, value, env)
+                continue
+            if isinstance(node, ast.AugAssign):
+                assert isinstance(node.target, ast.Name)
+                left = env[node.target.id]
+                right = self._with(env).expr(node.value)
+                fun = ARITHMETIC[type(node.op)]
+                env[node.target.id] = ir.Call(fun=fun, args=[left, right])  # type: ignore[list-item]
+                continue
+            if isinstance(node, ast.If):
+                rest = statements[index + 1 :]
+                condition = self._with(env).expr(node.test)
+                then = self._block([*node.body, *rest], dict(env))
+                otherwise = self._block([*node.orelse, *rest], dict(env))
+                if then is None or otherwise is None:
+                    return None
+                return _select(condition, then, otherwise)  # type: ignore[arg-type]
+            if isinstance(node, (ast.Pass, ast.Expr)):
+                continue
+            raise LoweringError(f"statement {type(node).__name__} cannot be lowered")
+        return None
+
+    def _cast_weak(self, value: Value, declared: Any, dtype: Any) -> Value:
+        return value
+
+    def _bind(self, target: ast.expr, value: Value, env: dict[str, Value]) -> None:
+        if isinstance(target, ast.Name):
+            env[target.id] = value
+            return
+        assert isinstance(target, ast.Tuple) and isinstance(value, tuple)
+        for element, part in zip(target.elts, value, strict=True):
+            self._bind(element, part, env)
+
+    def _with(self, env: dict[str, Value]) -> ExpressionLowering:
+        return ExpressionLowering(self, env)
+
+
+def _select(condition: ir.Expr, then: Value, otherwise: Value) -> Value:
+    if isinstance(then, tuple) or isinstance(otherwise, tuple):
+        size = len(then) if isinstance(then, tuple) else len(otherwise)  # type: ignore[arg-type]
+        parts = [v if isinstance(v, tuple) else (v,) * size for v in (then, otherwise)]
+        return tuple(_select(condition, a, b) for a, b in zip(*parts, strict=True))
+    return ir.Call(fun="if_", args=[condition, then, otherwise])
+
+
+class ExpressionLowering:
+    """Lowers expressions of one operator body in one environment of local values."""
+
+    def __init__(self, owner: OperatorLowering, env: dict[str, Value]) -> None:
+        self.owner = owner
+        self.env = env
+        self.types = owner.types
+
+    def type_of(self, node: ast.AST) -> Any:
+        return self.types.get(node)
+
+    def error(self, node: ast.AST, what: str) -> LoweringError:
+        return LoweringError(
+            f"{self.owner.operator.__name__} (line {getattr(node, 'lineno', '?')}): {what}"
+        )
+
+    # -- entry ----------------------------------------------------------------------------------
+
+    def expr(self, node: ast.expr, dtype: np.dtype[Any] | None = None) -> Value:
+        """Lower ``node``; weak literals take ``dtype`` (the dtype of the other operands)."""
+        type_ = self.type_of(node)
+        if is_weak(type_) and not isinstance(node, ast.Call):
+            value = self.constant_value(node)
+            if value is not _MISSING:
+                return literal(value, dtype if dtype is not None else dtype_of(type_))
+        method = getattr(self, f"visit_{type(node).__name__}", None)
+        if method is None:
+            raise self.error(node, f"{type(node).__name__} expressions cannot be lowered")
+        result: Value = method(node, dtype)
+        return result
+
+    def constant_value(self, node: ast.expr) -> Any:
+        """The Python value of a compile-time constant expression, or _MISSING."""
+        if isinstance(node, ast.Constant):
+            return node.value
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            inner = self.constant_value(node.operand)
+            if inner is _MISSING:
+                return _MISSING
+            return -inner if isinstance(node.op, ast.USub) else inner
+        if isinstance(node, ast.Name) and node.id not in self.env:
+            value = lookup(self.owner.function, node.id)
+            if isinstance(value, (bool, int, float, np.generic)):
+                return value
+        if isinstance(node, ast.BinOp):
+            type_ = self.type_of(node)
+            if isinstance(type_, ts.IntConstantType):
+                return type_.value
+        return _MISSING
+
+    def common_dtype(self, nodes: list[ast.expr]) -> np.dtype[Any] | None:
+        for node in nodes:
+            type_ = self.type_of(node)
+            if not is_weak(type_):
+                dtype = dtype_of(type_)
+                if dtype is not None:
+                    return dtype
+        for node in nodes:
+            dtype = dtype_of(self.type_of(node))
+            if dtype is not None:
+                return dtype
+        return None
+
+    # -- leaves ---------------------------------------------------------------------------------
+
+    def visit_Constant(self, node: ast.Constant, dtype: Any) -> Value:
+        type_ = self.type_of(node)
+        return literal(node.value, dtype if dtype is not None else dtype_of(type_))
+
+    def visit_Name(self, node: ast.Name, dtype: Any) -> Value:
+        if node.id in self.env:
+            return self.env[node.id]
+        value = lookup(self.owner.function, node.id)
+        type_ = self.type_of(node)
+        dtype_ = dtype_of(type_)
+        if isinstance(value, (bool, int, float, np.generic)) and dtype_ is not None:
+            return literal(value, dtype or dtype_)
+        raise self.error(node, f"'{node.id}' ({type_}) cannot be used as a value here")
+
+    def visit_Attribute(self, node: ast.Attribute, dtype: Any) -> Value:
+        base = self.type_of(node.value)
+        if isinstance(base, ts.NamedCollectionType):
+            raise self.error(node, "dataclass arguments are not supported by compiled backends yet")
+        raise self.error(node, f"'{ast.unparse(node)}' cannot be used as a value")
+
+    def visit_Tuple(self, node: ast.Tuple, dtype: Any) -> Value:
+        return tuple(self.expr(e) for e in node.elts)
+
+    def visit_Subscript(self, node: ast.Subscript, dtype: Any) -> Value:
+        base = self.expr(node.value)
+        index = self.type_of(node.slice)
+        assert isinstance(base, tuple) and isinstance(index, ts.IntConstantType)
+        return base[index.value]
+
+    # -- operators ------------------------------------------------------------------------------
+
+    def visit_UnaryOp(self, node: ast.UnaryOp, dtype: Any) -> Value:
+        operand = self.expr(node.operand, dtype)
+        if isinstance(node.op, ast.USub):
+            return _map(lambda v: ir.Call(fun="neg", args=[v]), operand)
+        if isinstance(node.op, ast.UAdd):
+            return operand
+        if isinstance(node.op, ast.Invert):
+            if isinstance(self.type_of(node), ts.DomainType):
+                return _map(lambda v: ir.Call(fun="not_", args=[v]), operand)
+            return _map(lambda v: ir.Call(fun="not_", args=[v]), operand)
+        raise self.error(node, "unsupported unary operator")
+
+    def visit_BinOp(self, node: ast.BinOp, dtype: Any) -> Value:
+        fun = ARITHMETIC[type(node.op)]
+        operand_dtype = self.common_dtype([node.left, node.right]) or dtype
+        left = self.expr(node.left, operand_dtype)
+        right = self.expr(node.right, operand_dtype)
+        result_dtype = dtype_of(self.type_of(node))
+        if (
+            fun == "divides"
+            and operand_dtype is not None
+            and operand_dtype.kind in "iu"
+            and result_dtype is not None
+            and result_dtype.kind == "f"
+        ):
+            left = ir.Cast(value=left, dtype=result_dtype.name)  # type: ignore[arg-type]
+            right = ir.Cast(value=right, dtype=result_dtype.name)  # type: ignore[arg-type]
+        return ir.Call(fun=fun, args=[left, right])  # type: ignore[list-item]
+
+    def visit_Compare(self, node: ast.Compare, dtype: Any) -> Value:
+        fun = COMPARISON[type(node.ops[0])]
+        left_type = self.type_of(node.left)
+        right_node = node.comparators[0]
+        if isinstance(left_type, ts.DimensionType):
+            bound = self.expr(right_node, np.dtype("int32"))
+            index = ir.AxisIndex(dim=left_type.dim.value)
+            return ir.Call(fun=fun, args=[index, _as_index(bound)])  # type: ignore[arg-type]
+        operand_dtype = self.common_dtype([node.left, right_node])
+        left = self.expr(node.left, operand_dtype)
+        right = self.expr(right_node, operand_dtype)
+        return ir.Call(fun=fun, args=[left, right])  # type: ignore[list-item]
+
+    def visit_IfExp(self, node: ast.IfExp, dtype: Any) -> Value:
+        condition = self.expr(node.test)
+        result_dtype = dtype_of(self.type_of(node)) if dtype is None else dtype
+        then = self.expr(node.body, result_dtype)
+        otherwise = self.expr(node.orelse, result_dtype)
+        return _select(condition, then, otherwise)  # type: ignore[arg-type]
+
+    # -- calls ----------------------------------------------------------------------------------
+
+    def visit_Call(self, node: ast.Call, dtype: Any) -> Value:
+        callee = self.type_of(node.func)
+        if isinstance(callee, ts.FieldType):
+            value = self.expr(node.func)
+            for argument in node.args:
+                value = self.shift(argument, value)
+            return value
+        if isinstance(callee, ts.DTypeType):
+            value = self.expr(node.args[0], callee.dtype)
+            return _map(lambda v: ir.Cast(value=v, dtype=callee.dtype.name), value)
+        if isinstance(callee, ts.CallableType) and callee.kind == "builtin":
+            return self.builtin(node, callee.target, dtype)
+        if isinstance(callee, ts.CallableType) and callee.kind == "operator":
+            return self.operator_call(node, callee.target)
+        raise self.error(node, f"calling {callee} cannot be lowered")
+
+    def operator_call(self, node: ast.Call, operator: Any) -> Value:
+        signature = operator.__gt_signature__
+        if signature.definition.kind == "scan_operator":
+            raise self.error(
+                node,
+                "a scan operator called inside a field operator needs a temporary field, which "
+                "the compiled backends do not support yet; call the scan from the program",
+            )
+        names = [name for name, _ in signature.params]
+        params = dict(signature.params)
+        values: dict[str, Value] = {}
+        for name, argument in zip(names, node.args, strict=False):
+            values[name] = self.expr(argument, dtype_of(params[name]))
+        for keyword in node.keywords:
+            assert keyword.arg is not None
+            values[keyword.arg] = self.expr(keyword.value, dtype_of(params[keyword.arg]))
+        return OperatorLowering(self.owner.context, operator, values).lower()
+
+    def shift(self, node: ast.expr, value: Value) -> Value:
+        offset_type = self.type_of(node)
+        if isinstance(offset_type, ts.CartesianShiftType):
+            assert isinstance(node, ast.BinOp)
+            amount = self.owner.context.int_constant(self, node.right)
+            amount = -amount if isinstance(node.op, ast.Sub) else amount
+            return ShiftPusher(ir.CartesianShift(dim=offset_type.dim.value, amount=amount)).apply(
+                value
+            )
+        if isinstance(offset_type, ts.DynamicShiftType):
+            assert isinstance(node, ast.Call)
+            offset = offset_type.offset
+            amounts = self.expr(node.args[1])
+            if not offset.is_cartesian_like:
+                raise self.error(node, "as_offset needs a Cartesian-like offset (source == target)")
+            return ShiftPusher(ir.DynamicShift(dim=offset.source.value, amount=amounts)).apply(  # type: ignore[arg-type]
+                value
+            )
+        if isinstance(offset_type, ts.OffsetType):
+            offset: FieldOffset = offset_type.offset
+            index: int | None = None
+            if offset_type.indexed:
+                assert isinstance(node, ast.Subscript)
+                index = self.owner.context.int_constant(self, node.slice)
+            if offset.is_cartesian_like:
+                return ShiftPusher(
+                    ir.CartesianShift(dim=offset.source.value, amount=index or 0)
+                ).apply(value)
+            self.owner.context.declare_offset(offset)
+            return ShiftPusher(ir.NeighbourShift(offset=offset.value, index=index)).apply(value)
+        raise self.error(node, f"{offset_type} is not an offset the compiled backends know")
+
+    def builtin(self, node: ast.Call, builtin: fbuiltins.BuiltInFunction, dtype: Any) -> Value:
+        name = builtin.name
+        if name in REDUCTIONS:
+            return self.reduction(node, name)
+        if name == "astype":
+            target = self.type_of(node.args[1])
+            value = self.expr(node.args[0], target.dtype)
+            return _map(lambda v: ir.Cast(value=v, dtype=target.dtype.name), value)
+        if name == "broadcast":
+            return self.expr(node.args[0], dtype_of(self.type_of(node)))
+        if name in ("where", "concat_where"):
+            condition = self.expr(node.args[0])
+            result_dtype = dtype_of(_first_leaf(self.type_of(node)))
+            then = self.expr(node.args[1], result_dtype)
+            otherwise = self.expr(node.args[2], result_dtype)
+            return _select(condition, then, otherwise)  # type: ignore[arg-type]
+        if name in fbuiltins.MATH_BUILTIN_NAMES:
+            operand_dtype = self.common_dtype(list(node.args))
+            args = [self.expr(a, operand_dtype) for a in node.args]
+            result = dtype_of(self.type_of(node))
+            if (
+                name not in fbuiltins.BINARY_MATH_NUMBER_BUILTIN_NAMES
+                and name not in fbuiltins.UNARY_MATH_NUMBER_BUILTIN_NAMES
+                and name not in fbuiltins.UNARY_MATH_FP_PREDICATE_BUILTIN_NAMES
+                and operand_dtype is not None
+                and operand_dtype.kind in "iu"
+                and result is not None
+            ):
+                args = [ir.Cast(value=a, dtype=result.name) for a in args]  # type: ignore[arg-type]
+            return ir.Call(fun=name, args=args)  # type: ignore[arg-type]
+        raise self.error(node, f"the builtin {name} cannot be lowered")
+
+    def reduction(self, node: ast.Call, name: str) -> Value:
+        axis_type = self.type_of(node.keywords[0].value)
+        axis: Dimension = axis_type.dim
+        body = self.expr(node.args[0])
+        if isinstance(body, tuple):
+            raise self.error(node, "reductions over tuples are not supported")
+        dtype = dtype_of(self.type_of(node))
+        assert dtype is not None
+        op = REDUCTIONS[name]
+        if op == "plus":
+            init = literal(0, dtype)
+        elif dtype.kind == "f":
+            init = literal(-np.inf if op == "maximum" else np.inf, dtype)
+        elif dtype.kind == "b":
+            init = literal(op == "minimum", dtype)
+        else:
+            info = np.iinfo(dtype)
+            init = literal(info.min if op == "maximum" else info.max, dtype)
+        tables = self.owner.context.tables_over(body, axis.value)
+        return ir.Reduce(op=op, axis=axis.value, init=init, body=body, tables=tables)
+
+
+def _as_index(value: Value) -> ir.Expr:
+    assert not isinstance(value, tuple)
+    return value
+
+
+def _first_leaf(type_: Any) -> Any:
+    while isinstance(type_, ts.TupleType):
+        type_ = type_.types[0]
+    return type_
+
+
+def _map(function: Any, value: Value) -> Value:
+    if isinstance(value, tuple):
+        return tuple(_map(function, v) for v in value)
+    return function(value)  # type: ignore[no-any-return]
+
+
+__all__ = ["IndexedFieldOffset", "LoweringError", "OperatorLowering", "Value", "lookup"]

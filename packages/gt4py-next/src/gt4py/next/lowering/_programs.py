@@ -1,0 +1,338 @@
+"""Lowering of programs and of direct operator calls (``op(a, out=b, domain=...)``) to IR.
+
+A program becomes one :class:`ir.Program`: its parameters (tuples flattened to
+``name__0, name__1, ...``), the neighbour tables its shifts use, and one :class:`ir.Apply` or
+:class:`ir.Scan` per operator call, with the call's domain (from ``domain=``, whose bounds are
+expressions over scalar parameters, or the bounds of ``out``).
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+import numpy as np
+
+from .. import ir
+from .._offsets import FieldOffset
+from ..ffront import type_specifications as ts
+from ._operators import (
+    ARITHMETIC,
+    ExpressionLowering,
+    LoweringError,
+    OperatorLowering,
+    Value,
+    dtype_of,
+    literal,
+)
+
+
+INDEX_DTYPE = "int64"
+
+
+def flat_params(name: str, type_: Any) -> list[ir.FieldParam | ir.ScalarParam]:
+    """The IR parameters of one argument (tuples flattened)."""
+    if isinstance(type_, ts.TupleType):
+        return [p for i, t in enumerate(type_.types) for p in flat_params(f"{name}__{i}", t)]
+    if isinstance(type_, ts.FieldType):
+        if type_.dims is None:
+            raise LoweringError(f"parameter '{name}': Field[..., dtype] needs concrete dimensions")
+        return [
+            ir.FieldParam(name=name, dims=[d.value for d in type_.dims], dtype=type_.dtype.name)
+        ]
+    dtype = dtype_of(type_)
+    if dtype is None:
+        raise LoweringError(f"parameter '{name}' of type {type_} is not supported")
+    return [ir.ScalarParam(name=name, dtype=dtype.name)]
+
+
+def param_value(name: str, type_: Any) -> Value:
+    """The lowered value a parameter stands for inside operator bodies."""
+    if isinstance(type_, ts.TupleType):
+        return tuple(param_value(f"{name}__{i}", t) for i, t in enumerate(type_.types))
+    if isinstance(type_, ts.FieldType):
+        return ir.Deref(field=name, shifts=[])
+    return ir.SymRef(name=name)
+
+
+class LoweringContext:
+    """What all operator lowerings of one program share: offsets used, fresh names."""
+
+    def __init__(self) -> None:
+        self.offsets: dict[str, ir.OffsetDecl] = {}
+
+    def declare_offset(self, offset: FieldOffset) -> None:
+        target = offset.target
+        self.offsets[offset.value] = ir.OffsetDecl(
+            name=offset.value,
+            domain_dim=target[0].value,
+            local=target[1].value if len(target) == 2 else None,
+            codomain=offset.source.value,
+        )
+
+    def tables_over(self, body: ir.Expr, axis: str) -> list[str]:
+        """The tables whose neighbours along local dimension ``axis`` ``body`` visits."""
+        found: list[str] = []
+        for node in body.walk_values().if_isinstance(ir.NeighbourShift):
+            decl = self.offsets.get(node.offset)
+            used = node.index is None and decl is not None and decl.local == axis
+            if used and node.offset not in found:
+                found.append(node.offset)
+        return found
+
+    def int_constant(self, lowering: ExpressionLowering, node: ast.expr) -> int:
+        type_ = lowering.type_of(node)
+        if isinstance(type_, ts.IntConstantType):
+            return type_.value
+        value = lowering.constant_value(node)
+        if isinstance(value, int):
+            return value
+        raise lowering.error(node, "offset amounts and indices must be integer constants")
+
+
+def _scan_lowering(
+    context: LoweringContext, operator: Any, args: list[Value], arg_dtypes: list[Any]
+) -> tuple[list[str], list[ir.Expr], list[ir.Expr]]:
+    """(carry names, init, new carry values) of a scan operator applied to ``args``."""
+    definition = operator.__gt_signature__.definition
+    carry_param = definition.params[0]
+    carry_type = carry_param.type
+    carry_names: list[str] = []
+
+    def carry_value(type_: Any, prefix: str) -> Value:
+        if isinstance(type_, ts.TupleType):
+            return tuple(carry_value(t, f"{prefix}_{i}") for i, t in enumerate(type_.types))
+        carry_names.append(prefix)
+        return ir.SymRef(name=prefix)
+
+    env: dict[str, Value] = {carry_param.name: carry_value(carry_type, "__carry")}
+    for param, value in zip(definition.params[1:], args, strict=True):
+        env[param.name] = value
+    result = OperatorLowering(context, operator, env).lower()
+    values = _leaves(result)
+    carry_dtypes = [dtype_of(t) for t in _type_leaves(carry_type)]
+    init_values = _leaves_py(operator.init)
+    init = [literal(v, d) for v, d in zip(init_values, carry_dtypes, strict=True)]
+    values = [_cast_to(v, d) for v, d in zip(values, carry_dtypes, strict=True)]
+    return carry_names, init, values
+
+
+def _cast_to(value: ir.Expr, dtype: Any) -> ir.Expr:
+    if isinstance(value, ir.Literal) and value.dtype != dtype.name:
+        return literal(float(value.value) if dtype.kind == "f" else value.value, dtype)
+    return value
+
+
+def _leaves(value: Value) -> list[ir.Expr]:
+    if isinstance(value, tuple):
+        return [leaf for v in value for leaf in _leaves(v)]
+    return [value]
+
+
+def _type_leaves(type_: Any) -> list[Any]:
+    if isinstance(type_, ts.TupleType):
+        return [leaf for t in type_.types for leaf in _type_leaves(t)]
+    return [type_]
+
+
+def _leaves_py(value: Any) -> list[Any]:
+    if isinstance(value, tuple):
+        return [leaf for v in value for leaf in _leaves_py(v)]
+    return [value]
+
+
+def _names(value: Any) -> list[str]:
+    if isinstance(value, tuple):
+        return [n for v in value for n in _names(v)]
+    assert isinstance(value, ir.Deref) and not value.shifts
+    return [value.field]
+
+
+def lower_call(
+    context: LoweringContext,
+    operator: Any,
+    args: list[Value],
+    arg_types: list[Any],
+    outputs: list[str],
+    domain: list[ir.Range],
+) -> ir.Apply | ir.Scan:
+    """One operator call writing into ``outputs`` over ``domain``."""
+    signature = operator.__gt_signature__
+    if signature.definition.kind == "scan_operator":
+        carries, init, values = _scan_lowering(
+            context, operator, args, [dtype_of(t) for t in arg_types]
+        )
+        if len(values) != len(outputs):
+            raise LoweringError(
+                f"{operator.__name__} gives {len(values)} value(s) for {len(outputs)} output(s)"
+            )
+        return ir.Scan(
+            outputs=outputs,
+            domain=domain,
+            axis=signature.axis.value,
+            forward=operator.forward,
+            carries=carries,
+            init=init,
+            values=values,
+        )
+    env = {name: value for (name, _), value in zip(signature.params, args, strict=True)}
+    result = OperatorLowering(context, operator, env).lower()
+    values = _leaves(result)
+    if len(values) == 1 and len(outputs) > 1:
+        values = values * len(outputs)
+    if len(values) != len(outputs):
+        raise LoweringError(
+            f"{operator.__name__} gives {len(values)} value(s) for {len(outputs)} output(s)"
+        )
+    out_dtypes = [None] * len(outputs)
+    return ir.Apply(outputs=outputs, domain=domain, values=[*values][: len(out_dtypes)])
+
+
+def out_domain(out_param: ir.FieldParam) -> list[ir.Range]:
+    return [
+        ir.Range(
+            dim=d,
+            start=ir.FieldBound(field=out_param.name, dim=d, upper=False),
+            stop=ir.FieldBound(field=out_param.name, dim=d, upper=True),
+        )
+        for d in out_param.dims
+    ]
+
+
+def _finish(
+    name: str,
+    params: list[ir.FieldParam | ir.ScalarParam],
+    context: LoweringContext,
+    body: list[ir.Apply | ir.Scan],
+) -> ir.Program:
+    return ir.Program(name=name, params=params, offsets=list(context.offsets.values()), body=body)
+
+
+# -- direct operator calls --------------------------------------------------------------------
+
+
+def lower_operator_call(
+    operator: Any, arg_types: list[Any], out_type: Any, domain_dims: list[str] | None
+) -> ir.Program:
+    """The program of ``operator(*args, out=out, domain=...)`` for these argument types.
+
+    Parameters: the operator's arguments, then ``__out`` (flattened for tuples), then, if a
+    domain is given, ``__domain_<dim>_start`` / ``_stop`` for each of ``domain_dims``.
+    """
+    signature = operator.__gt_signature__
+    context = LoweringContext()
+    params: list[ir.FieldParam | ir.ScalarParam] = []
+    args: list[Value] = []
+    for (name, _), type_ in zip(signature.params, arg_types, strict=True):
+        params.extend(flat_params(name, type_))
+        args.append(param_value(name, type_))
+    out_params = flat_params("__out", out_type)
+    params.extend(out_params)
+    outputs = [p.name for p in out_params]
+    first = out_params[0]
+    assert isinstance(first, ir.FieldParam)
+    if domain_dims is None:
+        domain = out_domain(first)
+    else:
+        unknown = [d for d in domain_dims if d not in first.dims]
+        if unknown:
+            raise LoweringError(f"domain= names {', '.join(unknown)}, which 'out' does not have")
+        given: dict[str, ir.Range] = {}
+        for dim in domain_dims:  # parameters in the order the caller gave the bounds
+            start, stop = f"__domain_{dim}_start", f"__domain_{dim}_stop"
+            params.append(ir.ScalarParam(name=start, dtype=INDEX_DTYPE))
+            params.append(ir.ScalarParam(name=stop, dtype=INDEX_DTYPE))
+            given[dim] = ir.Range(dim=dim, start=ir.SymRef(name=start), stop=ir.SymRef(name=stop))
+        domain = [given.get(r.dim, r) for r in out_domain(first)]
+    statement = lower_call(context, operator, args, arg_types, outputs, domain)
+    return _finish(operator.__name__, params, context, [statement])
+
+
+# -- programs ---------------------------------------------------------------------------------
+
+
+class _ProgramExpressions:
+    """Lowers the (scalar and field-name) expressions of program bodies."""
+
+    def __init__(self, types: dict[Any, Any], env: dict[str, Value], function: Any) -> None:
+        self.types = types
+        self.env = env
+        self.function = function
+
+    def expr(self, node: ast.expr, dtype: Any = None) -> Value:
+        type_ = self.types.get(node)
+        if isinstance(node, ast.Name):
+            if node.id in self.env:
+                return self.env[node.id]
+            from ._operators import lookup
+
+            value = lookup(self.function, node.id)
+            if isinstance(value, (bool, int, float, np.generic)):
+                return literal(value, dtype or dtype_of(type_))
+            raise LoweringError(f"'{node.id}' cannot be used as a value in a program")
+        if isinstance(node, ast.Constant):
+            return literal(node.value, dtype or dtype_of(type_))
+        if isinstance(node, ast.Tuple):
+            return tuple(self.expr(e) for e in node.elts)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            inner = self.expr(node.operand, dtype)
+            if isinstance(inner, ir.Literal):
+                return literal(
+                    -float(inner.value) if "." in inner.value else -int(inner.value), inner.dtype
+                )
+            return ir.Call(fun="neg", args=[inner])  # type: ignore[list-item]
+        if isinstance(node, ast.BinOp) and type(node.op) in ARITHMETIC:
+            left = self.expr(node.left, dtype)
+            right = self.expr(node.right, dtype)
+            return ir.Call(fun=ARITHMETIC[type(node.op)], args=[left, right])  # type: ignore[list-item]
+        raise LoweringError(f"'{ast.unparse(node)}' cannot be lowered in a program")
+
+
+def lower_program(program: Any) -> ir.Program:
+    """The IR of a ``@program`` (its declared parameter types)."""
+    from ..ffront._program_checking import ProgramTypeDeduction
+    from ..ffront._source import SourceDefinition
+
+    source = SourceDefinition.from_function(program.definition)
+    checker = ProgramTypeDeduction(source).run()
+    context = LoweringContext()
+    params: list[ir.FieldParam | ir.ScalarParam] = []
+    env: dict[str, Value] = {}
+    for name, type_ in checker.parameters:
+        params.extend(flat_params(name, type_))
+        env[name] = param_value(name, type_)
+    by_name = {p.name: p for p in params}
+    expressions = _ProgramExpressions(checker.expression_types, env, program.definition)
+    body: list[ir.Apply | ir.Scan] = []
+    for statement in source.tree.body:
+        if not (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call)):
+            continue
+        call = statement.value
+        operator = checker.expression_types[call.func].target
+        keywords = {k.arg: k.value for k in call.keywords}
+        out_node = keywords.pop("out")
+        domain_node = keywords.pop("domain", None)
+        signature = operator.__gt_signature__
+        names = [n for n, _ in signature.params]
+        declared = dict(signature.params)
+        bound: dict[str, ast.expr] = dict(zip(names, call.args, strict=False))
+        bound.update({k: v for k, v in keywords.items() if k is not None})
+        args = [expressions.expr(bound[n], dtype_of(declared[n])) for n in names]
+        arg_types = [checker.expression_types[bound[n]] for n in names]
+        outputs = _names(expressions.expr(out_node))
+        first = by_name[outputs[0]]
+        assert isinstance(first, ir.FieldParam)
+        domain = out_domain(first)
+        if domain_node is not None:
+            if isinstance(domain_node, ast.Tuple):
+                domain_node = domain_node.elts[0]
+            assert isinstance(domain_node, ast.Dict)
+            given: dict[str, ir.Range] = {}
+            for key, value in zip(domain_node.keys, domain_node.values, strict=True):
+                dim = checker.expression_types[key].dim.value
+                assert isinstance(value, ast.Tuple)
+                start, stop = (expressions.expr(v, np.dtype(INDEX_DTYPE)) for v in value.elts)
+                given[dim] = ir.Range(dim=dim, start=start, stop=stop)  # type: ignore[arg-type]
+            domain = [given.get(r.dim, r) for r in domain]
+        body.append(lower_call(context, operator, args, arg_types, outputs, domain))
+    return _finish(program.__name__, params, context, body)

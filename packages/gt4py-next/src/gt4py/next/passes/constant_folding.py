@@ -1,0 +1,62 @@
+"""Constant folding: calls on literals become literals; ``if_`` on a literal picks a branch."""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import numpy as np
+
+from gt4py.eve import NodeTranslator
+
+from .. import ir
+
+
+_FOLDABLE: dict[str, Any] = {
+    "plus": operator.add,
+    "minus": operator.sub,
+    "multiplies": operator.mul,
+    "eq": operator.eq,
+    "ne": operator.ne,
+    "lt": operator.lt,
+    "le": operator.le,
+    "gt": operator.gt,
+    "ge": operator.ge,
+    "neg": operator.neg,
+    "and_": operator.and_,
+    "or_": operator.or_,
+}
+_COMPARISONS = {"eq", "ne", "lt", "le", "gt", "ge"}
+
+
+def _value(node: ir.Literal) -> Any:
+    return np.dtype(node.dtype).type(
+        node.value == "True"
+        if node.dtype == "bool"
+        else float(node.value)
+        if np.dtype(node.dtype).kind == "f"
+        else int(node.value)
+    )
+
+
+class ConstantFolding(NodeTranslator):
+    def visit_Call(self, node: ir.Call) -> ir.Expr:
+        args = [self.visit(a) for a in node.args]
+        if node.fun == "if_" and isinstance(args[0], ir.Literal):
+            return args[1] if args[0].value == "True" else args[2]
+        function = _FOLDABLE.get(node.fun)
+        if function is not None and all(isinstance(a, ir.Literal) for a in args):
+            dtypes = {a.dtype for a in args}
+            if len(dtypes) == 1:
+                with np.errstate(all="ignore"):
+                    result = function(*[_value(a) for a in args])
+                dtype = "bool" if node.fun in _COMPARISONS else dtypes.pop()
+                result = np.dtype(dtype).type(result)
+                text = repr(bool(result)) if dtype == "bool" else repr(result.item())
+                return ir.Literal(value=text, dtype=dtype)
+        return ir.Call(fun=node.fun, args=args)
+
+
+def fold_constants(program: ir.Program) -> ir.Program:
+    """``program`` with every constant subexpression computed."""
+    return ConstantFolding().visit(program)  # type: ignore[no-any-return]
