@@ -61,6 +61,7 @@ def tach(session: nox.Session) -> None:
     """Layer and dependency boundaries of tach.toml."""
     _sync(session, "lint")
     session.run("tach", "check")
+    session.run("tach", "check-external")
 
 
 @nox.session
