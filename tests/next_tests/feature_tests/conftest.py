@@ -96,20 +96,9 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "ours_only: intended difference from released gt4py")
 
 
-_NEEDS_TEMPORARIES = (
-    "a scan called inside a field operator needs a temporary field; the compiled backends "
-    "do not create temporaries yet (ADR 0013)"
-)
-_NAMED_COLLECTIONS = "dataclass / NamedTuple arguments are not lowered yet (ADR 0013)"
-
 #: Tests a compiled backend cannot run yet: strict xfail, so a fix shows up as a failure here.
-COMPILED_XFAIL: dict[str, str] = {
-    "test_dataclass_argument": _NAMED_COLLECTIONS,
-    "test_named_tuple_argument": _NAMED_COLLECTIONS,
-    "test_scan_called_from_field_operator_in_program_with_domain": _NEEDS_TEMPORARIES,
-    "test_scan_over_where_guarded_out_of_field_read": _NEEDS_TEMPORARIES,
-    "test_tridiagonal_solve_with_two_scans": _NEEDS_TEMPORARIES,
-}
+#: (Empty since temporaries and dataclass / NamedTuple arguments were lowered, ADR 0013.)
+COMPILED_XFAIL: dict[str, str] = {}
 XFAIL_BY_BACKEND: dict[str, dict[str, str]] = {
     "itir_python": COMPILED_XFAIL,
     "gtfn_cpu": COMPILED_XFAIL,

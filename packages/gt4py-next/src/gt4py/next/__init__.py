@@ -20,6 +20,10 @@ from ._backend import (
     wait_for_compilation as wait_for_compilation,
 )
 from ._version import __version__ as __version__
+
+# Registers the compiled backends' settings (async_compilation, enable_jit, metrics) so that
+# config.get/overrides know them from the start; the backends themselves are built lazily.
+from .backends import _settings as _backend_settings  # noqa: F401
 from .common import (
     Connectivity as Connectivity,
     Dimension as Dimension,

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import _settings as _settings  # registers async_compilation, enable_jit, metrics
+
 
 _BUILDERS = {
     "gtfn_cpu": "_make_gtfn_cpu",

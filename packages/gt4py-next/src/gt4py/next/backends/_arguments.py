@@ -7,6 +7,7 @@ type. Conversion is a list of small closures decided when the variant is built.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
@@ -25,6 +26,9 @@ def argument_key(value: Any) -> Any:
         return (value._domain.dims, value._data.dtype)
     if isinstance(value, tuple):
         return tuple(argument_key(v) for v in value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        members = tuple(argument_key(getattr(value, f.name)) for f in dataclasses.fields(value))
+        return (type(value), members)
     return type(value)
 
 
@@ -32,6 +36,15 @@ def type_of_argument(value: Any, declared: Any) -> Any:
     """The frontend type of an actual argument (fields by their dims, literals as declared)."""
     if isinstance(value, NdArrayField):
         return ts.FieldType(tuple(value._domain.dims), np.dtype(value._data.dtype))
+    if isinstance(declared, ts.NamedCollectionType):  # dataclass / NamedTuple: by member name
+        return ts.NamedCollectionType(
+            declared.python_type,
+            declared.names,
+            tuple(
+                type_of_argument(getattr(value, n), t)
+                for n, t in zip(declared.names, declared.types, strict=True)
+            ),
+        )
     if isinstance(value, tuple):
         parts = declared.types if isinstance(declared, ts.TupleType) else [None] * len(value)
         return ts.TupleType(
@@ -102,6 +115,15 @@ def converter_for(name: str, type_: Any, params: dict[str, Any]) -> Converter:
         return tuple_converter(
             [converter_for(f"{name}__{i}", t, params) for i, t in enumerate(type_.types)]
         )
+    if isinstance(type_, ts.NamedCollectionType):
+        parts = [converter_for(f"{name}__{i}", t, params) for i, t in enumerate(type_.types)]
+        members = type_.names
+
+        def convert_members(value: Any, out: list[Any]) -> None:
+            for part, member in zip(parts, members, strict=True):
+                part(getattr(value, member), out)
+
+        return convert_members
     param = params[name]
     if isinstance(param, ir.FieldParam):
         return field_converter(param, name)

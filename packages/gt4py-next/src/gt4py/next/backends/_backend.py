@@ -1,7 +1,9 @@
 """A compiled backend assembled from steps: passes, a translation, a build, a loader.
 
-``compiler(program_ir, table_dtypes) -> (entry point, stages)`` is the whole pipeline after
-lowering; :class:`ProgramPool` (one per program and backend) calls it once per variant.
+``compiler`` is the whole pipeline after the passes, in two halves:
+``make_artifact(program_ir, table_dtypes)`` (translate and build; picklable, so it can run in a
+runner worker) and ``load_artifact(artifact) -> (entry point, stages)`` (in the caller).
+:class:`ProgramPool` (one per program and backend) calls them once per variant.
 """
 
 from __future__ import annotations
@@ -59,7 +61,7 @@ class StepBackend(CompiledBackend):
         if pools is None:
             pools = {}
             definition.__dict__[_POOLS_ATTRIBUTE] = pools
-        pool = pools.get(id(self))
+        pool: _compiled_programs.ProgramPool | None = pools.get(id(self))
         if pool is None:
             pool = _compiled_programs.ProgramPool(self, definition)
             pools[id(self)] = pool
@@ -75,18 +77,12 @@ class StepBackend(CompiledBackend):
     ) -> Any:
         self.pool(definition).call(args, dict(kwargs), offset_provider)
 
-    def compile(self, definition: Any, **static_arguments: Any) -> Any:
-        """AOT: ``compile(offset_provider=..., args=(example arguments...))``."""
+    def compile(self, definition: Any, **static_arguments: Any) -> None:
+        """AOT, released-gt4py style: ``compile(offset_provider=..., n=[1, 2], ...)`` builds one
+        variant per combination of static values (and per offset provider, given a list), from
+        the declared parameter types; in the background when ``async_compilation`` is on."""
         offset_provider = static_arguments.pop("offset_provider", None)
-        args = static_arguments.pop("args", None)
-        if args is None:
-            raise TypeError(
-                "compile() needs example arguments: .compile(args=(a, out, ...), "
-                "offset_provider=...)"
-            )
-        if static_arguments:
-            raise TypeError(f"compile() got unknown arguments {sorted(static_arguments)}")
-        return self.pool(definition).compile(offset_provider, tuple(args))
+        self.pool(definition).compile(offset_provider, static_arguments)
 
     def __reduce__(self) -> Any:
         return (_backend_by_name, (self._name,))

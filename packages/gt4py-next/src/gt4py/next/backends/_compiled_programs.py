@@ -1,47 +1,79 @@
 """Compiled programs: a pool of variants per program, keyed on what decides the code.
 
-The key of a call: per argument its field dims and dtype (or scalar type), the dims of an
-explicit ``domain=`` of a direct operator call, and the identity of the offset provider (its
-tables are converted once per variant). A variant is made on first use (JIT) or ahead of time
-by :meth:`ProgramPool.compile`; with ``enable_jit=False`` a call matching no compiled variant
-is an error listing what was compiled.
+A :class:`VariantKey` is the frontend type of every argument, the values of the static
+arguments (constants in the generated code), the dims of an explicit ``domain=`` of a direct
+operator call, and the identity of the offset provider's tables. The call path first looks a
+call up by a cheap *fast key* (per argument its dims and dtype, or its Python type); only a
+miss computes the :class:`VariantKey`, which is also what ``.compile()`` produces from the
+declared parameter types, so ahead-of-time variants serve later calls.
 
-Making a variant: lower to IR, run the passes, translate (cached persistently under a strict
-fingerprint of the IR, the table dtypes and the translation step), build and load.
+A variant is made on first use (JIT) or ahead of time by :meth:`ProgramPool.compile`; with JIT
+disabled a call matching no compiled variant is an error listing what was compiled and what
+was asked. Making a variant: lower to IR (in the caller: lowering reads the user's function),
+run the passes, then the backend's ``make_artifact`` (translation + build; cached, and in a
+runner worker when compiling asynchronously; the task carries IR only), then ``load_artifact``
+in the caller.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import inspect
-import os
+import itertools
 import pathlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
+
+import numpy as np
 
 from .. import ir
 from ..ffront import type_specifications as ts
 from . import _arguments as arguments
 
 
+@dataclasses.dataclass(frozen=True)
+class VariantKey:
+    """What decides the code of one variant."""
+
+    arguments: tuple[Any, ...]  # frontend types of the arguments (a direct call: then ``out``)
+    static: tuple[tuple[str, Any], ...] = ()
+    domain_dims: tuple[str, ...] | None = None
+    offset_provider: tuple[tuple[str, int], ...] = ()
+
+    def describe(self, names: list[str]) -> str:
+        parts = [f"{n}: {t}" for n, t in zip(names, self.arguments, strict=False)]
+        static = dict(self.static)
+        parts = [
+            f"{p} = {static[n]!r}" if n in static else p for p, n in zip(parts, names, strict=False)
+        ]
+        text = f"({', '.join(parts)})"
+        if self.domain_dims is not None:
+            text += f" domain over ({', '.join(self.domain_dims)})"
+        if self.offset_provider:
+            text += f" offset_provider {{{', '.join(n for n, _ in self.offset_provider)}}}"
+        return text
+
+
 class Variant:
     """One compiled variant: the loaded entry point and how to feed it."""
 
-    __slots__ = ("call_count", "compute_time", "converters", "entry", "stages", "tables")
+    __slots__ = ("converters", "entry", "key", "stages", "tables")
 
     def __init__(
         self,
+        key: VariantKey,
         entry: Callable[..., Any],
         converters: list[arguments.Converter],
         tables: list[Any],
         stages: dict[str, Any],
     ) -> None:
+        self.key = key
         self.entry = entry
         self.converters = converters
         self.tables = tables
         self.stages = stages
-        self.call_count = 0
-        self.compute_time = 0.0
 
     def __call__(self, args: tuple[Any, ...]) -> None:
         flat: list[Any] = []
@@ -50,19 +82,118 @@ class Variant:
         self.entry(*flat, *self.tables)
 
 
+class TimedVariant(Variant):
+    """A variant made while metrics were on: every call is counted and timed."""
+
+    __slots__ = ("metrics",)
+
+    def __init__(self, metrics: Any, *args: Any) -> None:
+        super().__init__(*args)
+        self.metrics = metrics
+
+    def __call__(self, args: tuple[Any, ...]) -> None:
+        started = time.perf_counter()
+        Variant.__call__(self, args)
+        self.metrics.record_call(time.perf_counter() - started)
+
+
+@dataclasses.dataclass
+class _Prepared:
+    """A variant lowered and optimized in the caller, waiting for its artifact."""
+
+    key: VariantKey
+    optimized: ir.Program
+    stages: dict[str, Any]
+    converters: list[arguments.Converter]
+    tables: list[Any]
+    table_dtypes: dict[str, str]
+    started: float
+
+
+def make_artifact(compiler: Any, program: ir.Program, table_dtypes: Mapping[str, str]) -> Any:
+    """The runner task: translate and build (IR in, a picklable artifact out)."""
+    return compiler.make_artifact(program, table_dtypes)
+
+
+class PendingVariant:
+    """A variant being built in the background; :meth:`result` waits and installs it."""
+
+    def __init__(self, pool: ProgramPool, prepared: _Prepared, future: Any) -> None:
+        self.pool = pool
+        self.prepared = prepared
+        self.future = future
+
+    def done(self) -> bool:
+        return bool(self.future.done())
+
+    def result(self) -> Variant:
+        key = self.prepared.key
+        installed = self.pool.variants.get(key)
+        if installed is not None:
+            return installed
+        artifact = self.future.result()  # re-raises a failed build
+        variant = self.pool._finish(self.prepared, artifact)
+        self.pool.variants[key] = variant
+        self.pool.pending.pop(key, None)
+        return variant
+
+
 class ProgramPool:
     """The variants of one program or directly called operator on one backend."""
 
-    def __init__(self, backend: Any, definition: Any, *, enable_jit: bool = True) -> None:
+    def __init__(self, backend: Any, definition: Any) -> None:
         self.backend = backend
         self.definition = definition
-        self.enable_jit = enable_jit
-        self.variants: dict[Any, Variant] = {}
-        self._providers: dict[int, Any] = {}  # keeps keyed offset providers alive
+        self.variants: dict[VariantKey, Variant] = {}
+        self.pending: dict[VariantKey, PendingVariant] = {}
+        self._fast: dict[Any, Variant] = {}
+        self._providers: dict[Any, Any] = {}  # keeps keyed offset providers alive
         self._is_program = hasattr(definition, "definition_stage") and not hasattr(
             definition, "__gt_signature__"
         )
         self._binder: inspect.Signature | None = None
+        if self._is_program:
+            params = definition.definition_stage.params
+            self._names: list[str] = [p.name for p in params]
+            self._declared: list[Any] = [p.type for p in params]
+        else:
+            signature = definition.__gt_signature__
+            self._names = [name for name, _ in signature.params] + ["out"]
+            self._declared = [t for _, t in signature.params] + [None]
+        self._static_names: tuple[str, ...] = ()
+        self._static_indices: tuple[int, ...] = ()
+        declared_static = getattr(definition, "static_params", None)
+        if declared_static:
+            self._set_static(tuple(declared_static))
+
+    @property
+    def enable_jit(self) -> bool:
+        chosen = getattr(self.definition, "enable_jit", None)
+        if chosen is not None:
+            return bool(chosen)
+        from gt4py.infra import config
+
+        from . import _settings  # noqa: F401  (registers the setting)
+
+        return bool(config.get("enable_jit"))
+
+    def _set_static(self, names: tuple[str, ...]) -> None:
+        if not self._is_program:
+            raise TypeError("static arguments are supported for programs only")
+        for name in names:
+            if name not in self._names:
+                raise ValueError(
+                    f"{self.definition.__name__} has no parameter {name!r} to make static "
+                    f"(parameters: {', '.join(self._names)})"
+                )
+            declared = self._declared[self._names.index(name)]
+            if not isinstance(declared, ts.ScalarType):
+                raise TypeError(
+                    f"static argument {name!r} of {self.definition.__name__} must be a scalar "
+                    f"parameter, it is declared {declared}"
+                )
+        self._static_names = names
+        self._static_indices = tuple(self._names.index(n) for n in names)
 
     # -- the call path --------------------------------------------------------------------------
 
@@ -70,13 +201,14 @@ class ProgramPool:
         if self._is_program:
             if kwargs:
                 args = self._bind(args, kwargs)
-            key: Any = (
+            fast: Any = (
                 tuple([arguments.argument_key(a) for a in args]),
+                tuple([args[i] for i in self._static_indices]),
                 _provider_key(offset_provider),
             )
-            variant = self.variants.get(key)
+            variant = self._fast.get(fast)
             if variant is None:
-                variant = self._miss(key, args, None, offset_provider)
+                variant = self._lookup(fast, args, None, offset_provider)
             variant(args)
             return
         out = kwargs.pop("out")
@@ -85,14 +217,14 @@ class ProgramPool:
             args = self._bind(args, kwargs)
         domain_dims, bounds = _domain_bounds(domain)
         call_args = (*args, out, *bounds)
-        key = (
+        fast = (
             tuple([arguments.argument_key(a) for a in call_args]),
             domain_dims,
             _provider_key(offset_provider),
         )
-        variant = self.variants.get(key)
+        variant = self._fast.get(fast)
         if variant is None:
-            variant = self._miss(key, call_args, domain_dims, offset_provider)
+            variant = self._lookup(fast, call_args, domain_dims, offset_provider)
         variant(call_args)
 
     def _bind(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
@@ -103,82 +235,231 @@ class ProgramPool:
             self._binder = inspect.Signature(parameters)
         return tuple(self._binder.bind(*args, **kwargs).arguments.values())
 
-    def _miss(
-        self, key: Any, args: tuple[Any, ...], domain_dims: Any, offset_provider: Any
+    def _key_of_call(
+        self, args: tuple[Any, ...], domain_dims: Any, offset_provider: Any
+    ) -> VariantKey:
+        count = len(self._declared)
+        types_ = tuple(
+            arguments.type_of_argument(v, d)
+            for v, d in zip(args[:count], self._declared, strict=True)
+        )
+        static = tuple(
+            (n, _static_value(n, args[i], self._declared[i]))
+            for n, i in zip(self._static_names, self._static_indices, strict=True)
+        )
+        return VariantKey(types_, static, domain_dims, _provider_key(offset_provider))
+
+    def _lookup(
+        self, fast: Any, args: tuple[Any, ...], domain_dims: Any, offset_provider: Any
     ) -> Variant:
-        if not self.enable_jit:
-            compiled = "\n  ".join(map(_describe_key, self.variants)) or "(nothing)"
-            raise RuntimeError(
-                f"{self.definition.__name__} was called with {_describe_key(key)}, which matches "
-                f"no compiled variant, and JIT compilation is disabled (enable_jit=False).\n"
-                f"Compiled variants:\n  {compiled}"
-            )
-        variant = self.make_variant(args, domain_dims, offset_provider)
-        self._providers[_provider_key(offset_provider)] = offset_provider
-        self.variants[key] = variant
+        key = self._key_of_call(args, domain_dims, offset_provider)
+        variant = self.variants.get(key)
+        if variant is None:
+            pending = self.pending.get(key)
+            if pending is not None:
+                variant = pending.result()
+            elif not self.enable_jit:
+                raise self._no_variant_error(key)
+            else:
+                self._providers[key.offset_provider] = offset_provider
+                variant = self._finish(self._prepare(key, offset_provider), None)
+                self.variants[key] = variant
+        self._fast[fast] = variant
         return variant
+
+    def _no_variant_error(self, key: VariantKey) -> RuntimeError:
+        known = [*self.variants, *self.pending]
+        compiled = "\n  ".join(k.describe(self._names) for k in known) or "(nothing)"
+        return RuntimeError(
+            f"{self.definition.__name__} was called with {key.describe(self._names)}, which "
+            f"matches no compiled variant, and JIT compilation is disabled (enable_jit=False).\n"
+            f"Compiled variants:\n  {compiled}"
+        )
+
+    # -- ahead of time --------------------------------------------------------------------------
+
+    def compile(
+        self,
+        offset_provider: Any,
+        static_args: dict[str, Any],
+        *,
+        asynchronous: bool | None = None,
+    ) -> list[VariantKey]:
+        """Compile every combination of the static argument values (each given as a list) for
+        every offset provider given (one, or a list), from the declared parameter types."""
+        if not self._is_program:
+            raise TypeError(".compile() is supported for programs only")
+        for name, values in static_args.items():
+            if not isinstance(values, list):
+                raise TypeError(
+                    f"{self.definition.__name__}.compile(): give the values of the static "
+                    f"argument {name!r} as a list, e.g. {name}=[{values!r}]"
+                )
+        names = tuple(static_args)
+        if names and set(names) != set(self._static_names):
+            if self._static_names or self.variants or self.pending:
+                raise ValueError(
+                    f"{self.definition.__name__}.compile(): static arguments "
+                    f"({', '.join(names)}) differ from this program's "
+                    f"({', '.join(self._static_names) or 'none'})"
+                )
+            self._set_static(names)
+        missing = [n for n in self._static_names if n not in static_args]
+        if missing:
+            raise TypeError(
+                f"{self.definition.__name__}.compile() needs values for the static "
+                f"argument(s) {', '.join(missing)} (e.g. {missing[0]}=[...])"
+            )
+        for name, declared in zip(self._names, self._declared, strict=True):
+            if isinstance(declared, ts.FieldType) and declared.dims is None:
+                raise TypeError(
+                    f"{self.definition.__name__}.compile(): parameter {name!r} is declared "
+                    f"{declared} without dimensions; call the program to compile it instead"
+                )
+        providers = offset_provider if isinstance(offset_provider, list) else [offset_provider]
+        if asynchronous is None:
+            from gt4py.infra import config
+
+            from . import _settings  # noqa: F401  (registers the setting)
+
+            asynchronous = bool(config.get("async_compilation"))
+        value_lists = [static_args[n] for n in self._static_names]
+        keys = []
+        for provider in providers:
+            for values in itertools.product(*value_lists):
+                static = tuple(
+                    (n, _static_value(n, v, self._declared[self._names.index(n)]))
+                    for n, v in zip(self._static_names, values, strict=True)
+                )
+                key = VariantKey(tuple(self._declared), static, None, _provider_key(provider))
+                keys.append(key)
+                if key in self.variants or key in self.pending:
+                    continue
+                self._providers[key.offset_provider] = provider
+                prepared = self._prepare(key, provider)
+                if asynchronous:
+                    self._submit(prepared)
+                else:
+                    self.variants[key] = self._finish(prepared, None)
+        return keys
+
+    def _submit(self, prepared: _Prepared) -> None:
+        from gt4py.infra import runners
+
+        from .._backend import register_compilation
+
+        task = functools.partial(
+            make_artifact, self.backend.compiler, prepared.optimized, prepared.table_dtypes
+        )
+        future = runners.default_runner().submit(task)
+        pending = PendingVariant(self, prepared, future)
+        self.pending[prepared.key] = pending
+        register_compilation(pending)
 
     # -- making variants ------------------------------------------------------------------------
 
-    def lower(self, args: tuple[Any, ...], domain_dims: Any) -> tuple[ir.Program, list[Any]]:
-        """The IR of this call and the frontend types of its (flattened-by-name) arguments."""
+    def _lower(self, key: VariantKey) -> tuple[ir.Program, list[Any]]:
+        """The IR of a variant and the frontend types of its arguments in call order."""
         from .. import lowering
 
         if self._is_program:
             program = lowering.lower_program(self.definition)
-            declared = [p.type for p in self.definition.definition_stage.params]
-            return program, declared
-        signature = self.definition.__gt_signature__
-        declared = [t for _, t in signature.params]
-        n = len(declared)
-        arg_types = [
-            arguments.type_of_argument(v, d) for v, d in zip(args[:n], declared, strict=True)
-        ]
-        out_type = arguments.type_of_argument(args[n], None)
-        program = lowering.lower_operator_call(self.definition, arg_types, out_type, domain_dims)
-        bounds = [ts.ScalarType(__import__("numpy").dtype("int64"))] * (len(args) - n - 1)
-        return program, [*arg_types, out_type, *bounds]
+            if key.static:
+                program = _bind_static(program, dict(key.static))
+            return program, list(key.arguments)
+        *arg_types, out_type = key.arguments
+        program = lowering.lower_operator_call(
+            self.definition,
+            arg_types,
+            out_type,
+            None if key.domain_dims is None else list(key.domain_dims),
+        )
+        bounds = [ts.ScalarType(np.dtype("int64"))] * (2 * len(key.domain_dims or ()))
+        return program, [*key.arguments, *bounds]
 
-    def make_variant(
-        self, args: tuple[Any, ...], domain_dims: Any, offset_provider: Any
-    ) -> Variant:
+    def _prepare(self, key: VariantKey, offset_provider: Any) -> _Prepared:
         started = time.perf_counter()
-        program, types_ = self.lower(args, domain_dims)
-        stages: dict[str, Any] = {"ir": program}
+        program, types_ = self._lower(key)
         optimized = self.backend.optimize(program)
-        stages["ir_optimized"] = optimized
         tables, table_dtypes = arguments.table_arguments(optimized, offset_provider)
-        entry, backend_stages = self.backend.compiler(optimized, table_dtypes)
-        stages.update(backend_stages)
         params = {p.name: p for p in optimized.params}
-        names = _argument_names(optimized, types_, self._is_program, self.definition)
+        static = dict(key.static)
+        names = _argument_names(optimized, self._is_program, self.definition)
         converters = [
-            arguments.converter_for(name, type_, params)
+            _ignore_static if name in static else arguments.converter_for(name, type_, params)
             for name, type_ in zip(names, types_, strict=True)
         ]
-        stages["compile_seconds"] = time.perf_counter() - started
-        _dump_stages(self.definition.__name__, stages)
-        return Variant(entry, converters, tables, stages)
+        frontend = getattr(self.definition, "definition_stage", None)
+        stages: dict[str, Any] = {
+            "frontend": repr(frontend),
+            "ir": program,
+            "ir_optimized": optimized,
+        }
+        return _Prepared(key, optimized, stages, converters, tables, table_dtypes, started)
 
-    def compile(
-        self, offset_provider: Any, args: tuple[Any, ...], domain_dims: Any = None
-    ) -> Variant:
-        key: Any
-        if self._is_program:
-            key = (tuple([arguments.argument_key(a) for a in args]), _provider_key(offset_provider))
-        else:
-            key = (
-                tuple([arguments.argument_key(a) for a in args]),
-                domain_dims,
-                _provider_key(offset_provider),
-            )
-        if key not in self.variants:
-            self.variants[key] = self.make_variant(args, domain_dims, offset_provider)
-            self._providers[_provider_key(offset_provider)] = offset_provider
-        return self.variants[key]
+    def _finish(self, prepared: _Prepared, artifact: Any) -> Variant:
+        compiler = self.backend.compiler
+        if artifact is None:
+            artifact = compiler.make_artifact(prepared.optimized, prepared.table_dtypes)
+        entry, backend_stages = compiler.load_artifact(artifact)
+        stages = {**prepared.stages, **backend_stages}
+        stages["compile_seconds"] = time.perf_counter() - prepared.started
+        _dump_stages(self.definition.__name__, _variant_label(prepared.key, self._names), stages)
+        from .. import metrics
+
+        parts = (prepared.key, entry, prepared.converters, prepared.tables, stages)
+        if metrics.level() > 0:
+            record = metrics.metrics_for(self.definition.__name__)
+            record.variants += 1
+            record.compile_time_s += stages["compile_seconds"]
+            return TimedVariant(record, *parts)
+        return Variant(*parts)
 
 
-def _provider_key(offset_provider: Any) -> Any:
+def _ignore_static(value: Any, out: list[Any]) -> None:
+    """A static argument is a constant in the code (its value is part of the key)."""
+
+
+def _static_value(name: str, value: Any, declared: Any) -> Any:
+    """A static argument's value as the Python scalar of its declared dtype."""
+    dtype = np.dtype(ts.element_dtype(declared))
+    if isinstance(value, (bool, np.bool_)) != (dtype.kind == "b") or not isinstance(
+        value, (int, float, np.number, np.bool_)
+    ):
+        raise TypeError(f"static argument {name!r} is declared {dtype.name}, got {value!r}")
+    converted = dtype.type(value).item()
+    if dtype.kind in "iu" and converted != value:
+        raise TypeError(f"static argument {name!r} is declared {dtype.name}, got {value!r}")
+    return converted
+
+
+def _literal_text(value: Any) -> str:
+    return repr(value)
+
+
+def _bind_static(program: ir.Program, values: dict[str, Any]) -> ir.Program:
+    """The program with its static scalar parameters replaced by literals."""
+    from gt4py.eve import NodeTranslator
+
+    dtypes = {p.name: p.dtype for p in program.params if p.name in values}
+
+    class BindStatic(NodeTranslator):
+        def visit_SymRef(self, node: ir.SymRef) -> ir.Expr:
+            if node.name in dtypes:
+                text = _literal_text(values[node.name])
+                return ir.Literal(value=text, dtype=dtypes[node.name])  # type: ignore[call-arg]
+            return node
+
+        def visit_Let(self, node: ir.Let) -> ir.Let:
+            if node.name in dtypes:  # a binding shadowing a static name keeps its own value
+                raise NotImplementedError(f"a local value shadows static argument {node.name!r}")
+            return self.generic_visit(node)  # type: ignore[no-any-return]
+
+    bound: ir.Program = BindStatic().visit(program)
+    return bound.replace(params=[p for p in bound.params if p.name not in dtypes])
+
+
+def _provider_key(offset_provider: Any) -> tuple[tuple[str, int], ...]:
     """Offset providers count by the identity of their tables (a fresh ``{}`` per call, or a
     new dict holding the same tables, reuses the variant; the pool keeps them alive)."""
     if not offset_provider:
@@ -186,9 +467,7 @@ def _provider_key(offset_provider: Any) -> Any:
     return tuple([(name, id(value)) for name, value in offset_provider.items()])
 
 
-def _argument_names(
-    program: ir.Program, types_: list[Any], is_program: bool, definition: Any
-) -> list[str]:
+def _argument_names(program: ir.Program, is_program: bool, definition: Any) -> list[str]:
     if is_program:
         return [p.name for p in definition.definition_stage.params]
     signature = definition.__gt_signature__
@@ -206,34 +485,28 @@ def _domain_bounds(domain: Any) -> tuple[Any, tuple[int, ...]]:
         for rng in domain.values():
             start, stop = (rng.start, rng.stop) if hasattr(rng, "start") else rng
             values.extend((int(start), int(stop)))
-        return _ordered(dims, values)
+        return dims, tuple(values)
+    # the lowered program takes the bounds in the given order (lower_operator_call follows it)
     dims = tuple(d.value for d in domain.dims)
-    values = [int(v) for r in domain.ranges for v in (r.start, r.stop)]
-    return _ordered(dims, values)
+    return dims, tuple(int(v) for r in domain.ranges for v in (r.start, r.stop))
 
 
-def _ordered(dims: tuple[str, ...], values: list[int]) -> tuple[Any, tuple[int, ...]]:
-    # the lowered program takes the bounds in the output's dimension order; keep the given
-    # order in the key and the program (lower_operator_call iterates the output dims)
-    return dims, tuple(values)
+def _variant_label(key: VariantKey, names: list[str]) -> str:
+    """A short directory name per variant, the same in every process."""
+    import hashlib
+
+    return "variant-" + hashlib.sha1(key.describe(names).encode()).hexdigest()[:10]
 
 
-def _describe_key(key: Any) -> str:
-    parts = []
-    for entry in key[0]:
-        if isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[0], tuple):
-            dims = ", ".join(d.value for d in entry[0])
-            parts.append(f"Field[[{dims}], {entry[1]}]")
-        else:
-            parts.append(getattr(entry, "__name__", str(entry)))
-    return f"({', '.join(parts)})"
+def _dump_stages(name: str, variant: str, stages: dict[str, Any]) -> None:
+    from gt4py.infra import config
 
+    from . import _settings  # noqa: F401  (registers the setting)
 
-def _dump_stages(name: str, stages: dict[str, Any]) -> None:
-    directory = os.environ.get("GT4PY_DUMP_STAGES")
-    if not directory:
+    directory = config.get("dump_stages")
+    if directory is None:
         return
-    root = pathlib.Path(directory) / name
+    root = pathlib.Path(directory) / name / variant
     root.mkdir(parents=True, exist_ok=True)
     for stage, value in stages.items():
         if isinstance(value, ir.Program):

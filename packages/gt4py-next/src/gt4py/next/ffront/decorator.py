@@ -232,12 +232,14 @@ class Program:
         backend: Backend,
         grid_type: GridType | None = None,
         static_params: Any = None,
+        enable_jit: bool | None = None,
         checked: Any = None,
     ) -> None:
         self.definition = definition
         self.backend = backend
         self.grid_type = None if grid_type is None else GridType(grid_type)
-        self.static_params = static_params
+        self.static_params = None if static_params is None else tuple(static_params)
+        self.enable_jit = enable_jit  # None: the ``enable_jit`` setting
         _copy_metadata(self, definition)
         self._mode = execution_mode(backend, f"program '{definition.__name__}'")
         if checked is None:
@@ -252,6 +254,7 @@ class Program:
             backend=backend,
             grid_type=self.grid_type,
             static_params=self.static_params,
+            enable_jit=self.enable_jit,
             checked=self.definition_stage,
         )
 
@@ -261,6 +264,7 @@ class Program:
             backend=self.backend,
             grid_type=grid_type,
             static_params=self.static_params,
+            enable_jit=self.enable_jit,
             checked=self.definition_stage,
         )
 
@@ -277,15 +281,21 @@ class Program:
             return
         self.backend.run(self, args, kwargs, offset_provider=offset_provider)  # type: ignore[attr-defined]
 
-    def compile(self, **static_arguments: Any) -> Any:
-        """Compile ahead of time (compiled backends only)."""
+    def compile(self, offset_provider: Any = None, **static_arguments: Any) -> Any:
+        """Compile ahead of time (compiled backends only): ``compile(offset_provider=...,
+        n=[1, 2])`` builds one variant per combination of the static arguments' values, from
+        the declared parameter types, and returns the program. With ``async_compilation`` on it
+        returns at once; ``gtx.wait_for_compilation()`` waits."""
         if self._mode is ExecutionMode.EMBEDDED:
             raise ValueError(
                 f"program '{self.__name__}' runs on the embedded backend {self.backend.name}, "
                 "and embedded programs are not compiled: call it directly, or use "
                 ".with_backend(<compiled backend>).compile(...)"
             )
-        return self.backend.compile(self, **static_arguments)  # type: ignore[attr-defined]
+        result = self.backend.compile(  # type: ignore[attr-defined]
+            self, offset_provider=offset_provider, **static_arguments
+        )
+        return self if result is None else result
 
     def __repr__(self) -> str:
         return f"<program {self.__name__} on {self.backend.name}>"
@@ -343,8 +353,10 @@ def program(
 ) -> Any:
     """Decorate a function calling operators as a program: ``@program`` or ``@program(backend=...)``.
 
-    ``enable_jit`` and ``frozen`` are accepted for compatibility; they matter to compiled
-    backends only.
+    On compiled backends ``static_params`` names scalar parameters whose values become
+    constants of the generated code (one variant per value), and ``enable_jit=False`` makes a
+    call that matches no ``.compile()``d variant an error. ``frozen`` is accepted for
+    compatibility.
     """
 
     def decorate(function: Callable[..., Any]) -> Program:
@@ -353,6 +365,7 @@ def program(
             backend=_backend_or_default(backend),
             grid_type=grid_type,
             static_params=static_params,
+            enable_jit=enable_jit,
         )
 
     return decorate if definition is None else decorate(definition)

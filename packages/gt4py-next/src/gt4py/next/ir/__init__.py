@@ -26,6 +26,7 @@ from ._nodes import (
     Scan as Scan,
     Shift as Shift,
     SymRef as SymRef,
+    Temporary as Temporary,
 )
 from ._parser import (
     IRParseError as IRParseError,
@@ -33,3 +34,8 @@ from ._parser import (
     parse_program as parse_program,
 )
 from ._printer import expr_text as expr_text, program_text as program_text, to_text as to_text
+from ._shifting import (
+    LoweringError as LoweringError,
+    ShiftPusher as ShiftPusher,
+    literal as literal,
+)

@@ -13,6 +13,7 @@ them. Dtypes are numpy dtype names (``"float64"``).
 from __future__ import annotations
 
 from gt4py.eve import Node
+from gt4py.eve.datamodels import field
 
 
 class Expr(Node):
@@ -159,8 +160,20 @@ class OffsetDecl(Node):
     codomain: str
 
 
+class Temporary(Node):
+    """A field the program allocates itself (a materialized intermediate, e.g. a scan called
+    inside a field operator), over ``domain``. Lowering leaves ``domain`` empty; the
+    ``domain_inference`` pass fills it in from the points its readers need."""
+
+    name: str
+    dims: list[str]
+    dtype: str
+    domain: list[Range]
+
+
 class Program(Node):
     name: str
     params: list[FieldParam | ScalarParam]
     offsets: list[OffsetDecl]
     body: list[Apply | Scan]
+    temporaries: list[Temporary] = field(factory=list)

@@ -12,11 +12,13 @@ from . import _nodes as ir
 
 
 _GRAMMAR = r"""
-program: "program" NAME "(" [param ("," param)*] ")" offsets? "{" statement* "}"
+program: "program" NAME "(" [param ("," param)*] ")" offsets? temporaries? "{" statement* "}"
 param: NAME ":" "field" "[" [NAME ("," NAME)*] "]" NAME   -> field_param
      | NAME ":" NAME                                        -> scalar_param
 offsets: "offsets" "(" offset ("," offset)* ")"
 offset: NAME ":" NAME ["[" NAME "]"] "->" NAME
+temporaries: "temporaries" "(" temporary ("," temporary)* ")"
+temporary: NAME ":" "field" "[" [NAME ("," NAME)*] "]" NAME "[" domain "]"
 statement: outputs "<-" "apply" "[" domain "]" "(" exprs ")" ";"                 -> apply
          | outputs "<-" "scan" "<" NAME "," DIRECTION ";" names ">" "[" domain "]" \
            "(" "init" "(" exprs ")" ";" exprs ")" ";"                              -> scan
@@ -68,9 +70,13 @@ def _build(tree: Any) -> Any:
         def program(self, items: list[Any]) -> ir.Program:
             name, *rest = items
             params = [p for p in rest if isinstance(p, ir.FieldParam | ir.ScalarParam)]
-            offsets = next((o for o in rest if isinstance(o, list)), [])
+            lists = [o for o in rest if isinstance(o, list)]
+            offsets = next((o for o in lists if o and isinstance(o[0], ir.OffsetDecl)), [])
+            temporaries = next((t for t in lists if t and isinstance(t[0], ir.Temporary)), [])
             body = [s for s in rest if isinstance(s, ir.Apply | ir.Scan)]
-            return ir.Program(name=str(name), params=params, offsets=offsets, body=body)
+            return ir.Program(
+                name=str(name), params=params, offsets=offsets, body=body, temporaries=temporaries
+            )
 
         def field_param(self, items: list[Any]) -> ir.FieldParam:
             name, *dims, dtype = items
@@ -83,6 +89,18 @@ def _build(tree: Any) -> Any:
 
         def offsets(self, items: list[Any]) -> list[ir.OffsetDecl]:
             return list(items)
+
+        def temporaries(self, items: list[Any]) -> list[ir.Temporary]:
+            return list(items)
+
+        def temporary(self, items: list[Any]) -> ir.Temporary:
+            name, *dims, dtype, domain = items
+            return ir.Temporary(
+                name=str(name),
+                dims=[str(d) for d in dims if d is not None],
+                dtype=str(dtype),
+                domain=domain,
+            )
 
         def offset(self, items: list[Any]) -> ir.OffsetDecl:
             name, domain_dim, local, codomain = items

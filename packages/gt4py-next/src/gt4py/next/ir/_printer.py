@@ -9,7 +9,8 @@ Expressions are prefix calls (``plus(a, 1.0:float64)``) with a few special forms
 A program::
 
     program lap(a: field[I, J] float64, out: field[I, J] float64, n: int32)
-    offsets(E2V: Edge[E2V] -> Vertex) {
+    offsets(E2V: Edge[E2V] -> Vertex)
+    temporaries(t: field[I, J] float64 [I: 0 .. n, J: 0 .. 5]) {
       out <- apply[I: 1 .. n, J: 0 .. 5](plus($a(I+1), $a(I-1)));
       (x, y) <- scan<K, forward; c0, c1>[K: 0 .. 4](init(0.0:float64, 0.0:float64); ...);
     }
@@ -94,11 +95,20 @@ def _offset_text(offset: ir.OffsetDecl) -> str:
     return f"{offset.name}: {offset.domain_dim}{local} -> {offset.codomain}"
 
 
+def _temporary_text(temporary: ir.Temporary) -> str:
+    return (
+        f"{temporary.name}: field[{_join(temporary.dims)}] {temporary.dtype}"
+        f" [{_domain_text(temporary.domain)}]"
+    )
+
+
 def program_text(program: ir.Program) -> str:
     """The program as text; :func:`gt4py.next.ir.parse_program` reads it back."""
     header = f"program {program.name}({_join([_param_text(p) for p in program.params])})"
     if program.offsets:
         header += f"\noffsets({_join([_offset_text(o) for o in program.offsets])})"
+    if program.temporaries:
+        header += f"\ntemporaries({_join([_temporary_text(t) for t in program.temporaries])})"
     body = "".join(f"\n  {_statement_text(s)}" for s in program.body)
     return f"{header} {{{body}\n}}\n"
 

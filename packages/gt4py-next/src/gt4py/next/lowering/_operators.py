@@ -3,15 +3,16 @@
 A lowered value is an :class:`ir.Expr` (the value at the current point) or a Python tuple of
 lowered values (tuples are split here, so the IR never sees them). Local variables and called
 operators are substituted (inlined); shifting a value pushes the shift into every field read
-it contains, which is why no intermediate field is ever materialized. Common subexpressions
-are re-extracted by :mod:`gt4py.next.passes.cse`.
+it contains. A called operator's result is written to a candidate temporary where it can be
+(scans always are); :mod:`gt4py.next.passes.temporaries` keeps or inlines candidates again.
+Common subexpressions are re-extracted by :mod:`gt4py.next.passes.common_subexpressions`.
 """
 
 from __future__ import annotations
 
 import ast
 import builtins
-from typing import Any, Union
+from typing import Any
 
 import numpy as np
 
@@ -19,9 +20,9 @@ from .. import ir
 from .._dimensions import Dimension
 from .._offsets import FieldOffset, IndexedFieldOffset
 from ..ffront import fbuiltins, type_specifications as ts
+from ..ir import LoweringError as LoweringError, ShiftPusher, literal
+from ..ir._shifting import Value
 
-
-Value = Union[ir.Expr, tuple["Value", ...]]  # noqa: UP007  (a runtime alias, recursive)
 
 _MISSING = object()
 
@@ -48,10 +49,6 @@ COMPARISON = {
 REDUCTIONS = {"neighbor_sum": "plus", "max_over": "maximum", "min_over": "minimum"}
 
 
-class LoweringError(NotImplementedError):
-    """A construct the compiled backends cannot lower (yet); the message says which."""
-
-
 def lookup(function: Any, name: str) -> Any:
     """What ``name`` means inside ``function`` (closure, globals, builtins)."""
     code = function.__code__
@@ -66,17 +63,6 @@ def lookup(function: Any, name: str) -> Any:
     return getattr(builtins, name, _MISSING)
 
 
-def literal(value: Any, dtype: np.dtype[Any] | str) -> ir.Literal:
-    dtype = np.dtype(dtype)
-    if dtype.kind == "b":
-        text = repr(bool(value))
-    elif dtype.kind in "iu":
-        text = repr(int(value))
-    else:
-        text = repr(float(value))
-    return ir.Literal(value=text, dtype=dtype.name)
-
-
 def dtype_of(type_: Any) -> np.dtype[Any] | None:
     return ts.element_dtype(type_) if isinstance(type_, ts.TypeSpec) else None
 
@@ -85,56 +71,6 @@ def is_weak(type_: Any) -> bool:
     return isinstance(type_, ts.IntConstantType) or (
         isinstance(type_, ts.ScalarType) and type_.weak
     )
-
-
-class ShiftPusher:
-    """Moves a lowered value: every field read (and index) happens at the shifted point."""
-
-    def __init__(self, shift: ir.Shift) -> None:
-        self.shift = shift
-
-    def apply(self, value: Value) -> Value:
-        if isinstance(value, tuple):
-            return tuple(self.apply(v) for v in value)
-        return self._expr(value)
-
-    def _expr(self, node: ir.Expr) -> ir.Expr:
-        if isinstance(node, ir.Deref):
-            return ir.Deref(field=node.field, shifts=[self.shift, *map(self._shift, node.shifts)])
-        if isinstance(node, ir.AxisIndex):
-            shift = self.shift
-            if isinstance(shift, ir.CartesianShift):
-                if shift.dim != node.dim:
-                    return node
-                return ir.Call(fun="plus", args=[node, literal(shift.amount, "int32")])
-            if isinstance(shift, ir.DynamicShift) and shift.dim != node.dim:
-                return node
-            raise LoweringError(
-                "shifting a concat_where / domain-condition result by a neighbour or dynamic "
-                "offset is not supported by the compiled backends yet"
-            )
-        if isinstance(node, (ir.Literal, ir.SymRef, ir.FieldBound)):
-            return node
-        if isinstance(node, ir.Call):
-            return ir.Call(fun=node.fun, args=[self._expr(a) for a in node.args])
-        if isinstance(node, ir.Cast):
-            return ir.Cast(value=self._expr(node.value), dtype=node.dtype)
-        if isinstance(node, ir.Let):
-            return ir.Let(name=node.name, value=self._expr(node.value), body=self._expr(node.body))
-        if isinstance(node, ir.Reduce):
-            return ir.Reduce(
-                op=node.op,
-                axis=node.axis,
-                init=node.init,
-                body=self._expr(node.body),
-                tables=node.tables,
-            )
-        raise TypeError(f"cannot shift {node!r}")
-
-    def _shift(self, shift: ir.Shift) -> ir.Shift:
-        if isinstance(shift, ir.DynamicShift):
-            return ir.DynamicShift(dim=shift.dim, amount=self._expr(shift.amount))
-        return shift
 
 
 class OperatorLowering:
@@ -296,8 +232,10 @@ class ExpressionLowering:
 
     def visit_Attribute(self, node: ast.Attribute, dtype: Any) -> Value:
         base = self.type_of(node.value)
-        if isinstance(base, ts.NamedCollectionType):
-            raise self.error(node, "dataclass arguments are not supported by compiled backends yet")
+        if isinstance(base, ts.NamedCollectionType) and node.attr in base.names:
+            members = self.expr(node.value)
+            assert isinstance(members, tuple) and len(members) == len(base.names)
+            return members[base.names.index(node.attr)]
         raise self.error(node, f"'{ast.unparse(node)}' cannot be used as a value")
 
     def visit_Tuple(self, node: ast.Tuple, dtype: Any) -> Value:
@@ -380,12 +318,6 @@ class ExpressionLowering:
 
     def operator_call(self, node: ast.Call, operator: Any) -> Value:
         signature = operator.__gt_signature__
-        if signature.definition.kind == "scan_operator":
-            raise self.error(
-                node,
-                "a scan operator called inside a field operator needs a temporary field, which "
-                "the compiled backends do not support yet; call the scan from the program",
-            )
         names = [name for name, _ in signature.params]
         params = dict(signature.params)
         values: dict[str, Value] = {}
@@ -394,7 +326,19 @@ class ExpressionLowering:
         for keyword in node.keywords:
             assert keyword.arg is not None
             values[keyword.arg] = self.expr(keyword.value, dtype_of(params[keyword.arg]))
-        return OperatorLowering(self.owner.context, operator, values).lower()
+        context = self.owner.context
+        result_type = self.type_of(node)
+        if signature.definition.kind == "scan_operator":
+            # a scan's result is a whole column: it is always materialized in a temporary
+            args = [values[n] for n in names]
+            try:
+                return context.materialize_scan(  # type: ignore[no-any-return]
+                    operator, args, [params[n] for n in names], result_type
+                )
+            except LoweringError as error:
+                raise self.error(node, str(error)) from None
+        result = OperatorLowering(context, operator, values).lower()
+        return context.materialize(result, result_type, list(values.values()))  # type: ignore[no-any-return]
 
     def shift(self, node: ast.expr, value: Value) -> Value:
         offset_type = self.type_of(node)

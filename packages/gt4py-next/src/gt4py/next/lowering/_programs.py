@@ -31,8 +31,9 @@ INDEX_DTYPE = "int64"
 
 
 def flat_params(name: str, type_: Any) -> list[ir.FieldParam | ir.ScalarParam]:
-    """The IR parameters of one argument (tuples flattened)."""
-    if isinstance(type_, ts.TupleType):
+    """The IR parameters of one argument (tuples and dataclass / NamedTuple members flattened
+    to ``name__0, name__1, ...`` in member order)."""
+    if isinstance(type_, (ts.TupleType, ts.NamedCollectionType)):
         return [p for i, t in enumerate(type_.types) for p in flat_params(f"{name}__{i}", t)]
     if isinstance(type_, ts.FieldType):
         if type_.dims is None:
@@ -47,8 +48,9 @@ def flat_params(name: str, type_: Any) -> list[ir.FieldParam | ir.ScalarParam]:
 
 
 def param_value(name: str, type_: Any) -> Value:
-    """The lowered value a parameter stands for inside operator bodies."""
-    if isinstance(type_, ts.TupleType):
+    """The lowered value a parameter stands for inside operator bodies (a named collection is
+    a tuple of its members; attribute access picks by the declared member order)."""
+    if isinstance(type_, (ts.TupleType, ts.NamedCollectionType)):
         return tuple(param_value(f"{name}__{i}", t) for i, t in enumerate(type_.types))
     if isinstance(type_, ts.FieldType):
         return ir.Deref(field=name, shifts=[])
@@ -56,10 +58,104 @@ def param_value(name: str, type_: Any) -> Value:
 
 
 class LoweringContext:
-    """What all operator lowerings of one program share: offsets used, fresh names."""
+    """What all operator lowerings of one program share: offsets used, fresh names, and the
+    intermediates materialized so far (temporaries with the statements writing them)."""
 
-    def __init__(self) -> None:
+    def __init__(self, params: list[ir.FieldParam | ir.ScalarParam] | None = None) -> None:
         self.offsets: dict[str, ir.OffsetDecl] = {}
+        self.temporaries: list[ir.Temporary] = []
+        self.pending: list[ir.Apply | ir.Scan] = []  # written before the statement being lowered
+        self.scalar_names: set[str] = set()
+        self.set_params(params or [])
+
+    def set_params(self, params: list[ir.FieldParam | ir.ScalarParam]) -> None:
+        self.scalar_names = {p.name for p in params if isinstance(p, ir.ScalarParam)}
+
+    # -- temporaries ----------------------------------------------------------------------------
+
+    def _temporaries_for(self, result_type: Any) -> list[ir.Temporary] | None:
+        """Fresh temporaries for an operator result of ``result_type`` (None: not a field)."""
+        leaves = _type_leaves(result_type)
+        if not all(isinstance(t, ts.FieldType) and t.dims is not None for t in leaves):
+            return None
+        created = [
+            ir.Temporary(
+                name=f"__tmp{len(self.temporaries) + i}",
+                dims=[d.value for d in t.dims],
+                dtype=t.dtype.name,
+                domain=[],
+            )
+            for i, t in enumerate(leaves)
+        ]
+        self.temporaries.extend(created)
+        return created
+
+    def materializable(self, values: list[Value]) -> str | None:
+        """Why arguments evaluated at the current point cannot be evaluated on a temporary's
+        own domain (None: they can): they use scan carries or a reduction's neighbour."""
+        for value in values:
+            for leaf in _leaves(value):
+                for node in leaf.walk_values():
+                    if isinstance(node, ir.SymRef) and node.name not in self.scalar_names:
+                        return f"it uses the local value '{node.name}'"
+                    if isinstance(node, ir.NeighbourShift) and node.index is None:
+                        return "it is inside a reduction over neighbours"
+        return None
+
+    def materialize(self, result: Value, result_type: Any, args: list[Value]) -> Value:
+        """A field-operator result as temporaries written by a pending ``Apply`` — a candidate
+        the ``temporaries`` pass keeps or inlines again — or ``result`` itself if it cannot
+        be computed on its own domain."""
+        if self.materializable(args) is not None:
+            return result
+        temporaries = self._temporaries_for(result_type)
+        if temporaries is None:
+            return result
+        values = _leaves(result)
+        if len(values) != len(temporaries):
+            self._forget(temporaries)
+            return result
+        self.pending.append(
+            ir.Apply(outputs=[t.name for t in temporaries], domain=[], values=values)
+        )
+        return _rebuild(result, iter(ir.Deref(field=t.name, shifts=[]) for t in temporaries))
+
+    def materialize_scan(
+        self, operator: Any, args: list[Value], arg_types: list[Any], result_type: Any
+    ) -> Value:
+        """A scan called inside a field operator: always a temporary (its column is needed)."""
+        name = operator.__name__
+        reason = self.materializable(args)
+        if reason is not None:
+            raise LoweringError(f"scan operator {name} cannot be computed on its own: {reason}")
+        temporaries = self._temporaries_for(result_type)
+        if temporaries is None:
+            raise LoweringError(f"scan operator {name} does not return fields here")
+        carries, init, values = _scan_lowering(self, operator, args, arg_types)
+        if len(values) != len(temporaries):
+            raise LoweringError(f"{name} gives {len(values)} value(s) for {len(temporaries)}")
+        signature = operator.__gt_signature__
+        self.pending.append(
+            ir.Scan(
+                outputs=[t.name for t in temporaries],
+                domain=[],
+                axis=signature.axis.value,
+                forward=operator.forward,
+                carries=carries,
+                init=init,
+                values=values,
+            )
+        )
+        leaves = iter(ir.Deref(field=t.name, shifts=[]) for t in temporaries)
+        return _rebuild_type(result_type, leaves)
+
+    def _forget(self, temporaries: list[ir.Temporary]) -> None:
+        names = {t.name for t in temporaries}
+        self.temporaries = [t for t in self.temporaries if t.name not in names]
+
+    def take_pending(self) -> list[ir.Apply | ir.Scan]:
+        pending, self.pending = self.pending, []
+        return pending
 
     def declare_offset(self, offset: FieldOffset) -> None:
         target = offset.target
@@ -130,9 +226,21 @@ def _leaves(value: Value) -> list[ir.Expr]:
 
 
 def _type_leaves(type_: Any) -> list[Any]:
-    if isinstance(type_, ts.TupleType):
+    if isinstance(type_, (ts.TupleType, ts.NamedCollectionType)):
         return [leaf for t in type_.types for leaf in _type_leaves(t)]
     return [type_]
+
+
+def _rebuild(shape: Value, leaves: Any) -> Value:
+    if isinstance(shape, tuple):
+        return tuple(_rebuild(v, leaves) for v in shape)
+    return next(leaves)  # type: ignore[no-any-return]
+
+
+def _rebuild_type(type_: Any, leaves: Any) -> Value:
+    if isinstance(type_, ts.TupleType):
+        return tuple(_rebuild_type(t, leaves) for t in type_.types)
+    return next(leaves)  # type: ignore[no-any-return]
 
 
 def _leaves_py(value: Any) -> list[Any]:
@@ -155,8 +263,21 @@ def lower_call(
     arg_types: list[Any],
     outputs: list[str],
     domain: list[ir.Range],
+) -> list[ir.Apply | ir.Scan]:
+    """One operator call writing into ``outputs`` over ``domain``, preceded by the statements
+    writing the temporaries it reads."""
+    statement = _lower_one_call(context, operator, args, arg_types, outputs, domain)
+    return [*context.take_pending(), statement]
+
+
+def _lower_one_call(
+    context: LoweringContext,
+    operator: Any,
+    args: list[Value],
+    arg_types: list[Any],
+    outputs: list[str],
+    domain: list[ir.Range],
 ) -> ir.Apply | ir.Scan:
-    """One operator call writing into ``outputs`` over ``domain``."""
     signature = operator.__gt_signature__
     if signature.definition.kind == "scan_operator":
         carries, init, values = _scan_lowering(
@@ -205,7 +326,13 @@ def _finish(
     context: LoweringContext,
     body: list[ir.Apply | ir.Scan],
 ) -> ir.Program:
-    return ir.Program(name=name, params=params, offsets=list(context.offsets.values()), body=body)
+    return ir.Program(
+        name=name,
+        params=params,
+        offsets=list(context.offsets.values()),
+        body=body,
+        temporaries=context.temporaries,
+    )
 
 
 # -- direct operator calls --------------------------------------------------------------------
@@ -244,8 +371,9 @@ def lower_operator_call(
             params.append(ir.ScalarParam(name=stop, dtype=INDEX_DTYPE))
             given[dim] = ir.Range(dim=dim, start=ir.SymRef(name=start), stop=ir.SymRef(name=stop))
         domain = [given.get(r.dim, r) for r in out_domain(first)]
-    statement = lower_call(context, operator, args, arg_types, outputs, domain)
-    return _finish(operator.__name__, params, context, [statement])
+    context.set_params(params)
+    statements = lower_call(context, operator, args, arg_types, outputs, domain)
+    return _finish(operator.__name__, params, context, statements)
 
 
 # -- programs ---------------------------------------------------------------------------------
@@ -302,6 +430,7 @@ def lower_program(program: Any) -> ir.Program:
         params.extend(flat_params(name, type_))
         env[name] = param_value(name, type_)
     by_name = {p.name: p for p in params}
+    context.set_params(params)
     expressions = _ProgramExpressions(checker.expression_types, env, program.definition)
     body: list[ir.Apply | ir.Scan] = []
     for statement in source.tree.body:
@@ -334,5 +463,5 @@ def lower_program(program: Any) -> ir.Program:
                 start, stop = (expressions.expr(v, np.dtype(INDEX_DTYPE)) for v in value.elts)
                 given[dim] = ir.Range(dim=dim, start=start, stop=stop)  # type: ignore[arg-type]
             domain = [given.get(r.dim, r) for r in domain]
-        body.append(lower_call(context, operator, args, arg_types, outputs, domain))
+        body.extend(lower_call(context, operator, args, arg_types, outputs, domain))
     return _finish(program.__name__, params, context, body)

@@ -1,7 +1,8 @@
-"""IR passes of gt4py.next, each a small module: constant folding, common subexpressions.
+"""IR passes of gt4py.next, each a small module: temporaries vs recomputation, domain
+inference, constant folding, common subexpressions.
 
-Operator calls are inlined by the lowering itself (every intermediate is recomputed where it
-is read: no temporaries), see ADR 0013 for the heuristic and its limits.
+Lowering materializes intermediates as candidate temporaries; ``choose_temporaries`` keeps or
+inlines them (heuristic and figures: ADR 0013), ``infer_domains`` sizes the kept ones.
 """
 
 from __future__ import annotations
@@ -9,13 +10,23 @@ from __future__ import annotations
 from .. import ir
 from .common_subexpressions import cse as cse
 from .constant_folding import fold_constants as fold_constants
+from .domain_inference import DomainInferenceError as DomainInferenceError, infer_domains
+from .temporaries import POLICIES as POLICIES, Policy as Policy, choose_temporaries
 
 
 def default_pipeline(
-    program: ir.Program, *, cse: bool = True, constant_folding: bool = True
+    program: ir.Program,
+    *,
+    cse: bool = True,
+    constant_folding: bool = True,
+    temporaries: Policy = "auto",
 ) -> ir.Program:
+    """The passes every compiled backend runs; ``temporaries`` picks the policy of
+    :func:`choose_temporaries` (``"auto"``, ``"materialize"``, ``"recompute"``)."""
     from . import common_subexpressions
 
+    program = choose_temporaries(program, temporaries)
+    program = infer_domains(program)
     if constant_folding:
         program = fold_constants(program)
     if cse:
@@ -23,4 +34,13 @@ def default_pipeline(
     return program
 
 
-__all__ = ["cse", "default_pipeline", "fold_constants"]
+__all__ = [
+    "POLICIES",
+    "DomainInferenceError",
+    "Policy",
+    "choose_temporaries",
+    "cse",
+    "default_pipeline",
+    "fold_constants",
+    "infer_domains",
+]

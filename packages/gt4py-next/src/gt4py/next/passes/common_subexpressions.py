@@ -89,4 +89,10 @@ def cse(program: ir.Program) -> ir.Program:
                     values=values,
                 )
             )
-    return ir.Program(name=program.name, params=program.params, offsets=program.offsets, body=body)
+    return ir.Program(
+        name=program.name,
+        params=program.params,
+        offsets=program.offsets,
+        body=body,
+        temporaries=program.temporaries,
+    )

@@ -89,6 +89,7 @@ PRELUDE = r"""#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <type_traits>
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
@@ -154,10 +155,17 @@ class CppGenerator:
     def __init__(self, program: ir.Program, table_dtypes: Mapping[str, str]) -> None:
         self.program = program
         self.fields = {p.name: p for p in program.params if isinstance(p, ir.FieldParam)}
+        for temporary in program.temporaries:  # read and written like fields
+            self.fields[temporary.name] = ir.FieldParam(
+                name=temporary.name, dims=temporary.dims, dtype=temporary.dtype
+            )
         self.scalars = {p.name: p for p in program.params if isinstance(p, ir.ScalarParam)}
         self.offsets = {o.name: o for o in program.offsets}
         self.table_dtypes = dict(table_dtypes)
         self._counter = itertools.count()
+        # per enclosing reduction (innermost last): its local dimension and the skip checks
+        # of the table lookups its body makes, at the points they are really made
+        self._masks: list[tuple[str, list[str]]] = []
 
     # -- module ---------------------------------------------------------------------------------
 
@@ -175,6 +183,7 @@ class CppGenerator:
             arguments.append(f"nb::ndarray<nb::device::cpu> {offset.name}_table")
             arguments.append(f"index_t {offset.name}_skip")
             setup.append(self._table_setup(offset))
+        setup.extend(self._temporary_setup(t) for t in self.program.temporaries)
         body = "\n".join(self._statement(s) for s in self.program.body)
         signature = ",\n    ".join(arguments)
         return (
@@ -200,6 +209,33 @@ class CppGenerator:
         # index 0 of every dimension (may lie outside the buffer; only in-bounds points are read)
         lines.append(f"  {cxx}* const {n} = {n}_base0 - ({shift});")
         lines.append(f"  (void){n}; (void){n}_base0;")
+        return "\n".join(lines)
+
+    def _temporary_setup(self, temporary: ir.Temporary) -> str:
+        """A buffer over the temporary's inferred domain, allocated per call (uninitialized:
+        the statement writing it covers the whole domain before anything reads it)."""
+        if len(temporary.domain) != len(temporary.dims):
+            raise ValueError(
+                f"temporary {temporary.name} has no inferred domain; run the domain_inference "
+                "pass before generating code"
+            )
+        cxx = CXX_TYPES[temporary.dtype]
+        n = temporary.name
+        lines = []
+        by_dim = {r.dim: r for r in temporary.domain}
+        for dim in temporary.dims:
+            lo = self.expr(by_dim[dim].start, {})
+            hi = self.expr(by_dim[dim].stop, {})
+            lines.append(f"  const index_t {n}_lo_{dim} = index_t({lo});")
+            lines.append(f"  const index_t {n}_hi_{dim} = std::max({n}_lo_{dim}, index_t({hi}));")
+        # C order over the temporary's dims: the last one contiguous
+        stride = "index_t(1)"
+        for dim in reversed(temporary.dims):
+            lines.append(f"  const index_t {n}_s_{dim} = {stride};")
+            stride = f"{n}_s_{dim} * ({n}_hi_{dim} - {n}_lo_{dim})"
+        lines.append(f"  std::unique_ptr<{cxx}[]> {n}_buffer(new {cxx}[std::size_t({stride})]);")
+        origin = " + ".join(f"{n}_lo_{d} * {n}_s_{d}" for d in temporary.dims) or "0"
+        lines.append(f"  {cxx}* const {n} = {n}_buffer.get() - ({origin});")
         return "\n".join(lines)
 
     def _table_setup(self, offset: ir.OffsetDecl) -> str:
@@ -372,10 +408,19 @@ class CppGenerator:
                 else:
                     neighbour = str(shift.index) if shift.index is not None else pos[decl.local]
                     entry = f"{t}[{at} * {t}_s0 + {neighbour} * {t}_s1]"
+                    if shift.index is None:
+                        self._record_mask(decl, f"{entry} != {t}_skip")
                 pos[decl.codomain] = f"index_t({entry})"
         param = self.fields[node.field]
         index = " + ".join(f"{pos[d]} * {node.field}_s_{d}" for d in param.dims) or "0"
         return f"{node.field}[{index}]"
+
+    def _record_mask(self, decl: ir.OffsetDecl, check: str) -> None:
+        for axis, checks in reversed(self._masks):
+            if axis == decl.local:
+                if check not in checks:
+                    checks.append(check)
+                return
 
     def _reduce(self, node: ir.Reduce, position: dict[str, str]) -> str:
         k = next(self._counter)
@@ -383,31 +428,41 @@ class CppGenerator:
         inner = dict(position)
         inner[node.axis] = neighbour
         acc = f"acc{k}"
-        body = self.expr(node.body, inner)
+        self._masks.append((node.axis, []))
+        try:
+            body = self.expr(node.body, inner)
+        finally:
+            _, conditions = self._masks.pop()
         init = self.expr(node.init, position)
-        count_table = node.tables[0] if node.tables else self._table_for_axis(node.axis)
-        conditions = []
-        for t in node.tables:
-            decl = self.offsets[t]
-            at = position[decl.domain_dim]
-            conditions.append(f"{t}[{at} * {t}_s0 + {neighbour} * {t}_s1] != {t}_skip")
+        count = self._neighbour_count(node)
         if node.op == "plus":
             update = f"{acc} = {acc} + {body};"
         else:
             update = f"{acc} = gt_{node.op}({acc}, {body});"
-        if conditions:
+        if conditions:  # && in lookup order: a chained lookup only follows a valid entry
             update = f"if ({' && '.join(conditions)}) {{ {update} }}"
         return (
             f"([&] {{ auto {acc} = {init}; "
-            f"for (index_t {neighbour} = 0; {neighbour} < {count_table}_count; ++{neighbour}) "
+            f"for (index_t {neighbour} = 0; {neighbour} < {count}; ++{neighbour}) "
             f"{{ {update} }} return {acc}; }}())"
         )
+
+    def _neighbour_count(self, node: ir.Reduce) -> str:
+        """The number of neighbours: the table's columns, or, for a reduction over a local
+        field with no table lookup in it, that field's extent along the local dimension."""
+        if node.tables:
+            return f"{node.tables[0]}_count"
+        for read in node.body.walk_values().if_isinstance(ir.Deref):
+            param = self.fields.get(read.field)
+            if param is not None and node.axis in param.dims:
+                return f"{read.field}_hi_{node.axis}"
+        return f"{self._table_for_axis(node.axis)}_count"
 
     def _table_for_axis(self, axis: str) -> str:
         for decl in self.program.offsets:
             if decl.local == axis:
                 return decl.name
-        raise TypeError(f"no neighbour table enumerates the local dimension {axis}")
+        raise TypeError(f"no neighbour table or local field enumerates the local dimension {axis}")
 
 
 def generate(program: ir.Program, name: str, table_dtypes: Mapping[str, str]) -> str:

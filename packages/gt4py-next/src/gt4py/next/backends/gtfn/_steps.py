@@ -18,7 +18,7 @@ from .. import _backend
 from . import _codegen
 
 
-TRANSLATION_VERSION = "gtfn-cpp-1"
+TRANSLATION_VERSION = "gtfn-cpp-3"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -117,11 +117,24 @@ def make_gtfn_compiler(
 
 
 def make_gtfn_passes(
-    config: GTFNConfig, *, cse: bool = True, constant_folding: bool = True
+    config: GTFNConfig,
+    *,
+    cse: bool = True,
+    constant_folding: bool = True,
+    temporaries: str = "auto",
 ) -> Callable[[ir.Program], ir.Program]:
-    from ...passes import default_pipeline
+    """The IR passes; ``temporaries``: ``"auto"`` (ADR 0013 heuristic), ``"materialize"`` or
+    ``"recompute"`` intermediates (scans called in field operators are always materialized)."""
+    from ...passes import POLICIES, default_pipeline
 
-    return functools.partial(default_pipeline, cse=cse, constant_folding=constant_folding)
+    if temporaries not in POLICIES:
+        raise ValueError(f"temporaries={temporaries!r} is not one of {', '.join(POLICIES)}")
+    return functools.partial(
+        default_pipeline,
+        cse=cse,
+        constant_folding=constant_folding,
+        temporaries=temporaries,
+    )
 
 
 class CachedTranslation:
@@ -147,24 +160,36 @@ class CachedTranslation:
         )
 
 
+@dataclasses.dataclass(frozen=True)
+class GTFNArtifact:
+    """What a (possibly remote) build produces: the C++ source and the built extension."""
+
+    source: str
+    library: str
+
+
 class GTFNPipeline:
-    """translation -> bindings -> native build -> load; also records the stages."""
+    """translation -> bindings -> native build (``make_artifact``, picklable) -> load."""
 
     def __init__(self, translation: Any, bindings: Any, compiler: Any) -> None:
         self.translation = translation
         self.bindings = bindings
         self.build = compiler
 
+    def make_artifact(self, program: ir.Program, table_dtypes: Mapping[str, str]) -> GTFNArtifact:
+        module = self.bindings(self.translation(program, table_dtypes))
+        return GTFNArtifact(next(iter(module.sources.values())), self.build(module))
+
+    def load_artifact(self, artifact: GTFNArtifact) -> tuple[Any, dict[str, Any]]:
+        from gt4py.infra import native
+
+        extension = native.load_extension(artifact.library)
+        return extension.run, {"cpp": artifact.source, "library": artifact.library}
+
     def __call__(
         self, program: ir.Program, table_dtypes: Mapping[str, str]
     ) -> tuple[Any, dict[str, Any]]:
-        from gt4py.infra import native
-
-        module = self.bindings(self.translation(program, table_dtypes))
-        path = self.build(module)
-        extension = native.load_extension(path)
-        stages = {"cpp": next(iter(module.sources.values())), "library": path}
-        return extension.run, stages
+        return self.load_artifact(self.make_artifact(program, table_dtypes))
 
 
 def make_gtfn_backend(

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import importlib.util
+import pathlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -11,13 +14,21 @@ from .. import _backend
 from . import _codegen
 
 
-VERSION = "itir-python-1"
+VERSION = "itir-python-3"
+
+
+@dataclasses.dataclass(frozen=True)
+class PythonArtifact:
+    """The generated module's source and the cache file it was published to."""
+
+    source: str
+    module_path: str
 
 
 class PythonPipeline:
-    def __call__(
-        self, program: ir.Program, table_dtypes: Mapping[str, str]
-    ) -> tuple[Any, dict[str, Any]]:
+    """generate numpy code and publish it (``make_artifact``, picklable) -> import it."""
+
+    def make_artifact(self, program: ir.Program, table_dtypes: Mapping[str, str]) -> PythonArtifact:
         from gt4py.infra import caching, config, fingerprinting as fp
 
         key = caching.CacheKey({"program": fp.strict(program), "generator": VERSION})
@@ -29,11 +40,21 @@ class PythonPipeline:
         if not path.is_file() or path.read_bytes() != source:
             path.parent.mkdir(parents=True, exist_ok=True)
             caching.atomic_write_bytes(path, source)
-        spec = importlib.util.spec_from_file_location(name, path)
-        assert spec is not None and spec.loader is not None
+        return PythonArtifact(source.decode(), str(path))
+
+    def load_artifact(self, artifact: PythonArtifact) -> tuple[Any, dict[str, Any]]:
+        path = pathlib.Path(artifact.module_path)
+        spec = importlib.util.spec_from_file_location(path.stem, path)
+        if spec is None or spec.loader is None:
+            raise ImportError(f"cannot import the generated module {path}")
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
-        return module.run, {"python": source.decode(), "module_path": str(path)}
+        return module.run, {"python": artifact.source, "module_path": artifact.module_path}
+
+    def __call__(
+        self, program: ir.Program, table_dtypes: Mapping[str, str]
+    ) -> tuple[Any, dict[str, Any]]:
+        return self.load_artifact(self.make_artifact(program, table_dtypes))
 
 
 def make_itir_python_backend(
@@ -41,7 +62,5 @@ def make_itir_python_backend(
 ) -> _backend.StepBackend:
     from ...passes import default_pipeline
 
-    def optimize(program: ir.Program) -> ir.Program:
-        return default_pipeline(program, cse=cse)
-
+    optimize = functools.partial(default_pipeline, cse=cse)
     return _backend.StepBackend(name, config=None, optimize=optimize, compiler=PythonPipeline())

@@ -74,9 +74,15 @@ class PythonGenerator:
     def __init__(self, program: ir.Program) -> None:
         self.program = program
         self.fields = {p.name: p for p in program.params if isinstance(p, ir.FieldParam)}
+        for temporary in program.temporaries:  # read and written like fields
+            self.fields[temporary.name] = ir.FieldParam(
+                name=temporary.name, dims=temporary.dims, dtype=temporary.dtype
+            )
         self.offsets = {o.name: o for o in program.offsets}
         self.counter = itertools.count()
         self.lines: list[str] = []
+        # per enclosing reduction: its local dimension and the skip checks of its lookups
+        self._masks: list[tuple[str, list[str]]] = []
 
     def module(self) -> str:
         arguments: list[str] = []
@@ -89,7 +95,9 @@ class PythonGenerator:
         for offset in self.program.offsets:
             arguments.extend((f"{offset.name}", f"{offset.name}_skip"))
         self.lines = [f"def run({', '.join(arguments)}):"]
-        for param in self.fields.values():
+        for param in self.program.params:
+            if not isinstance(param, ir.FieldParam):
+                continue
             for i, dim in enumerate(param.dims):
                 n = param.name
                 self.lines.append(f"    {n}_lo_{dim} = {n}_o{i}")
@@ -97,10 +105,28 @@ class PythonGenerator:
         for param in self.program.params:
             if isinstance(param, ir.ScalarParam):
                 self.lines.append(f"    {param.name} = np.{param.dtype}({param.name})")
+        for temporary in self.program.temporaries:
+            self._allocate(temporary)
         for statement in self.program.body:
             self.statement(statement)
         self.lines.append("    return None")
         return PRELUDE.format(name=self.program.name) + "\n".join(self.lines) + "\n"
+
+    def _allocate(self, temporary: ir.Temporary) -> None:
+        if len(temporary.domain) != len(temporary.dims):
+            raise ValueError(
+                f"temporary {temporary.name} has no inferred domain; run the domain_inference "
+                "pass before generating code"
+            )
+        n = temporary.name
+        by_dim = {r.dim: r for r in temporary.domain}
+        for dim in temporary.dims:
+            self.lines.append(f"    {n}_lo_{dim} = int({self.expr(by_dim[dim].start, {})})")
+            self.lines.append(
+                f"    {n}_hi_{dim} = max({n}_lo_{dim}, int({self.expr(by_dim[dim].stop, {})}))"
+            )
+        shape = "".join(f"{n}_hi_{d} - {n}_lo_{d}, " for d in temporary.dims)
+        self.lines.append(f"    {n} = np.empty(({shape}), dtype=np.{temporary.dtype})")
 
     def statement(self, statement: ir.Apply | ir.Scan) -> None:
         dims = [r.dim for r in statement.domain]
@@ -214,28 +240,47 @@ class PythonGenerator:
                 else:
                     neighbour = str(shift.index) if shift.index is not None else pos[decl.local]
                     pos[decl.codomain] = f"{decl.name}[{at}, {neighbour}]"
+                    if shift.index is None:
+                        self._record_mask(decl, f"({pos[decl.codomain]} != {decl.name}_skip)")
         param = self.fields[node.field]
         index = ", ".join(f"{pos[d]} - {node.field}_lo_{d}" for d in param.dims)
         return f"_gather({node.field}, ({index},))"
 
+    def _record_mask(self, decl: ir.OffsetDecl, check: str) -> None:
+        for axis, checks in reversed(self._masks):
+            if axis == decl.local:
+                if check not in checks:
+                    checks.append(check)
+                return
+
+    def _neighbour_count(self, node: ir.Reduce) -> str:
+        """The table's columns, or a local field's extent along the local dimension."""
+        if node.tables:
+            return f"{node.tables[0]}.shape[1]"
+        for read in node.body.walk_values().if_isinstance(ir.Deref):
+            param = self.fields.get(read.field)
+            if param is not None and node.axis in param.dims:
+                return f"{read.field}_hi_{node.axis}"
+        table = next((o.name for o in self.program.offsets if o.local == node.axis), None)
+        if table is None:
+            raise TypeError(f"no neighbour table or local field enumerates {node.axis}")
+        return f"{table}.shape[1]"
+
     def _reduce(self, node: ir.Reduce, position: dict[str, str]) -> str:
         # the neighbour index is a new trailing axis: every other index array gets one more dim
-        k = next(self.counter)
         inner = {d: f"{p}[..., None]" for d, p in position.items()}
-        count_table = (
-            node.tables[0]
-            if node.tables
-            else next(o.name for o in self.program.offsets if o.local == node.axis)
-        )
-        inner[node.axis] = f"np.arange({count_table}.shape[1])"
-        body = self.expr(node.body, inner)
-        valid = [f"({t}[{position[self.offsets[t].domain_dim]}] != {t}_skip)" for t in node.tables]
+        count = self._neighbour_count(node)
+        inner[node.axis] = f"np.arange({count})"
+        self._masks.append((node.axis, []))
+        try:
+            body = self.expr(node.body, inner)
+        finally:
+            _, valid = self._masks.pop()
         init = self.expr(node.init, position)
         op = {"plus": "np.sum", "maximum": "np.max", "minimum": "np.min"}[node.op]
-        values = f"np.broadcast_to({body}, np.broadcast_shapes(np.shape({body}), ({count_table}.shape[1],)))"
+        values = f"np.broadcast_to({body}, np.broadcast_shapes(np.shape({body}), ({count},)))"
         if valid:
             values = f"np.where({' & '.join(valid)}, {values}, {init})"
-        del k
         return f"{op}(np.concatenate([np.broadcast_to({init}, np.shape({values})[:-1] + (1,)), {values}], axis=-1), axis=-1)"
 
 

@@ -1,0 +1,81 @@
+"""Moving an IR expression to a shifted point, shared by lowering and the passes."""
+
+from __future__ import annotations
+
+from typing import Any, Union
+
+import numpy as np
+
+from . import _nodes as ir
+
+
+class LoweringError(NotImplementedError):
+    """A construct the compiled backends cannot lower (yet); the message says which."""
+
+
+def literal(value: Any, dtype: np.dtype[Any] | str) -> ir.Literal:
+    dtype = np.dtype(dtype)
+    if dtype.kind == "b":
+        text = repr(bool(value))
+    elif dtype.kind in "iu":
+        text = repr(int(value))
+    else:
+        text = repr(float(value))
+    return ir.Literal(value=text, dtype=dtype.name)
+
+
+#: A lowered value: one expression or a (nested) tuple of them.
+Value = Union[ir.Expr, tuple["Value", ...]]  # noqa: UP007  (a runtime alias, recursive)
+
+
+class ShiftPusher:
+    """Moves a lowered value: every field read (and index) happens at the shifted point."""
+
+    def __init__(self, shift: ir.Shift) -> None:
+        self.shift = shift
+
+    def apply(self, value: Value) -> Value:
+        if isinstance(value, tuple):
+            return tuple(self.apply(v) for v in value)
+        return self._expr(value)
+
+    def _expr(self, node: ir.Expr) -> ir.Expr:
+        if isinstance(node, ir.Deref):
+            return ir.Deref(field=node.field, shifts=[self.shift, *map(self._shift, node.shifts)])
+        if isinstance(node, ir.AxisIndex):
+            shift = self.shift
+            if isinstance(shift, ir.CartesianShift):
+                if shift.dim != node.dim:
+                    return node
+                return ir.Call(fun="plus", args=[node, literal(shift.amount, "int32")])
+            if isinstance(shift, ir.DynamicShift) and shift.dim != node.dim:
+                return node
+            raise LoweringError(
+                "shifting a concat_where / domain-condition result by a neighbour or dynamic "
+                "offset is not supported by the compiled backends yet"
+            )
+        if isinstance(node, (ir.Literal, ir.SymRef, ir.FieldBound)):
+            return node
+        if isinstance(node, ir.Call):
+            return ir.Call(fun=node.fun, args=[self._expr(a) for a in node.args])
+        if isinstance(node, ir.Cast):
+            return ir.Cast(value=self._expr(node.value), dtype=node.dtype)
+        if isinstance(node, ir.Let):
+            return ir.Let(name=node.name, value=self._expr(node.value), body=self._expr(node.body))
+        if isinstance(node, ir.Reduce):
+            return ir.Reduce(
+                op=node.op,
+                axis=node.axis,
+                init=node.init,
+                body=self._expr(node.body),
+                tables=node.tables,
+            )
+        raise TypeError(f"cannot shift {node!r}")
+
+    def _shift(self, shift: ir.Shift) -> ir.Shift:
+        if isinstance(shift, ir.DynamicShift):
+            return ir.DynamicShift(dim=shift.dim, amount=self._expr(shift.amount))
+        return shift
+
+
+__all__ = ["LoweringError", "ShiftPusher", "Value", "literal"]

@@ -1,0 +1,116 @@
+"""Per-program metrics of compiled programs: call counts, compute time, compile time.
+
+Collected when ``GT4PY_COLLECT_METRICS_LEVEL`` (setting ``collect_metrics_level``) is above 0
+at the time a variant is made; with 0 (the default) variants run without any bookkeeping. At
+exit the metrics go to the JSON file ``GT4PY_DUMP_METRICS_AT_EXIT`` names, or else as a table
+to stderr. ``program_metrics()`` returns them in Python.
+"""
+
+from __future__ import annotations
+
+import atexit
+import dataclasses
+import json
+import pathlib
+import sys
+import threading
+from typing import Any
+
+
+@dataclasses.dataclass
+class ProgramMetrics:
+    """What was measured for one program (all its variants on all backends together)."""
+
+    calls: int = 0
+    compute_time_s: float = 0.0
+    compile_time_s: float = 0.0
+    variants: int = 0
+
+    def record_call(self, seconds: float) -> None:
+        self.calls += 1
+        self.compute_time_s += seconds
+
+    def as_dict(self) -> dict[str, Any]:
+        mean = self.compute_time_s / self.calls if self.calls else 0.0
+        return {**dataclasses.asdict(self), "mean_compute_time_s": mean}
+
+
+_metrics: dict[str, ProgramMetrics] = {}
+_lock = threading.Lock()
+_exit_hook_installed = False
+
+
+def level() -> int:
+    """The current ``collect_metrics_level`` (0: off)."""
+    from gt4py.infra import config
+
+    # The setting is registered by gt4py.next's __init__ (backends/_settings.py).
+    return int(config.get("collect_metrics_level"))
+
+
+def metrics_for(program_name: str) -> ProgramMetrics:
+    """The (shared, mutable) record of ``program_name``; installs the exit dump on first use."""
+    global _exit_hook_installed
+    with _lock:
+        record = _metrics.get(program_name)
+        if record is None:
+            record = _metrics[program_name] = ProgramMetrics()
+        if not _exit_hook_installed:
+            atexit.register(_dump_at_exit)
+            _exit_hook_installed = True
+        return record
+
+
+def program_metrics() -> dict[str, dict[str, Any]]:
+    """``{program name: {calls, compute_time_s, mean_compute_time_s, compile_time_s, variants}}``.
+
+    Programs with nothing measured since the last :func:`reset` are left out.
+    """
+    with _lock:
+        return {
+            name: record.as_dict()
+            for name, record in sorted(_metrics.items())
+            if record.calls or record.variants
+        }
+
+
+def reset() -> None:
+    """Forget everything measured so far (records held by live variants restart at zero)."""
+    with _lock:
+        for record in _metrics.values():
+            record.calls = 0
+            record.compute_time_s = 0.0
+            record.compile_time_s = 0.0
+            record.variants = 0
+
+
+def dump(path: str | pathlib.Path) -> None:
+    """Write :func:`program_metrics` as JSON to ``path``."""
+    pathlib.Path(path).write_text(json.dumps(program_metrics(), indent=2) + "\n")
+
+
+def table() -> str:
+    """:func:`program_metrics` as a text table."""
+    rows = program_metrics()
+    lines = [f"{'program':32} {'calls':>8} {'compute s':>12} {'mean s':>12} {'compile s':>10}"]
+    for name, row in rows.items():
+        lines.append(
+            f"{name:32} {row['calls']:>8} {row['compute_time_s']:>12.6f} "
+            f"{row['mean_compute_time_s']:>12.3e} {row['compile_time_s']:>10.3f}"
+        )
+    return "\n".join(lines)
+
+
+def _dump_at_exit() -> None:
+    if not program_metrics():
+        return
+    from gt4py.infra import config
+
+    target = config.get("dump_metrics_at_exit")
+    if target is not None:
+        dump(target)
+    else:
+        print("gt4py.next metrics:\n" + table(), file=sys.stderr)
+
+
+__all__ = ["ProgramMetrics", "dump", "level", "metrics_for", "program_metrics", "reset", "table"]

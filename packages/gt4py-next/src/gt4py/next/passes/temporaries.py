@@ -1,0 +1,146 @@
+"""Temporaries vs recomputation: which intermediates stay materialized (heuristic: ADR 0013).
+
+Lowering writes every field-operator result that *could* be computed on its own domain into
+a candidate temporary (an ``Apply`` into ``__tmpN``) and every scan called inside a field
+operator into a required one (a ``Scan`` into ``__tmpN``). This pass keeps the required ones
+and, per ``policy``, keeps or inlines the candidates: an inlined candidate's value replaces
+each read of it, moved by the read's shifts (exactly what lowering without temporaries gives).
+
+Policies:
+
+- ``"recompute"``: inline every candidate (scans are still materialized: they must be).
+- ``"materialize"``: keep every candidate whose reads a domain can be inferred for (only
+  Cartesian shifts, none under a ``where`` branch).
+- ``"auto"`` (default): keep a candidate only where recomputing it costs clearly more than a
+  store and a load: it must qualify for ``"materialize"``, be read at several distinct points,
+  and (reads - 1) x its cost in loads and operations must reach ``AUTO_MIN_SAVED_WORK``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Literal
+
+from gt4py.eve import Node, NodeTranslator
+
+from .. import ir
+
+
+Policy = Literal["auto", "materialize", "recompute"]
+POLICIES: tuple[Policy, ...] = ("auto", "materialize", "recompute")
+
+#: Work (loads + operations per point) recomputation must repeat before ``auto`` materializes.
+#: Chosen from ``benchmarks/next_temporaries_bench.py`` (ADR 0013): recomputing lap(lap(a))'s
+#: inner Laplacian (5 reads, 4 extra points: 4 x 9 = 36) is faster than materializing it.
+AUTO_MIN_SAVED_WORK = 64
+
+
+def _reads(node: Node, guarded: bool = False) -> Iterator[tuple[ir.Deref, bool]]:
+    """Every field read in ``node`` with whether it sits in a ``where`` branch."""
+    if isinstance(node, ir.Deref):
+        yield node, guarded
+        for shift in node.shifts:
+            if isinstance(shift, ir.DynamicShift):
+                yield from _reads(shift.amount, guarded)
+        return
+    if isinstance(node, ir.Call) and node.fun == "if_":
+        yield from _reads(node.args[0], guarded)
+        for branch in node.args[1:]:
+            yield from _reads(branch, True)
+        return
+    for child in node.iter_children_values():
+        if isinstance(child, Node):
+            yield from _reads(child, guarded)
+        elif isinstance(child, list):
+            for item in child:
+                if isinstance(item, Node):
+                    yield from _reads(item, guarded)
+
+
+def _offset(shifts: list[ir.CartesianShift]) -> tuple[tuple[str, int], ...]:
+    total: dict[str, int] = {}
+    for shift in shifts:
+        total[shift.dim] = total.get(shift.dim, 0) + shift.amount
+    return tuple(sorted((d, a) for d, a in total.items() if a != 0))
+
+
+def _cost(value: ir.Expr) -> int:
+    """Loads plus operations of evaluating ``value`` at one point."""
+    return sum(
+        1
+        for node in value.walk_values()
+        if isinstance(node, (ir.Deref, ir.Call, ir.Cast, ir.Reduce))
+    )
+
+
+class _Inline(NodeTranslator):
+    """Replaces reads of inlined temporaries by their values, moved by the read's shifts."""
+
+    def __init__(self, values: dict[str, ir.Expr]) -> None:
+        self.values = values
+
+    def visit_Deref(self, node: ir.Deref) -> ir.Expr:
+        shifts = [self.visit(s) for s in node.shifts]
+        value = self.values.get(node.field)
+        if value is None:
+            return ir.Deref(field=node.field, shifts=shifts)
+        from ..ir import ShiftPusher
+
+        moved: ir.Expr = value
+        for shift in reversed(shifts):  # each push prepends: the first shift ends up first
+            moved = ShiftPusher(shift).apply(moved)  # type: ignore[assignment]
+        return moved
+
+
+def _keep(
+    statement: ir.Apply, later: list[ir.Apply | ir.Scan], policy: Policy, min_saved_work: int
+) -> bool:
+    if policy == "recompute":
+        return False
+    outputs = set(statement.outputs)
+    points: set[tuple[tuple[str, int], ...]] = set()  # distinct offsets the value is read at
+    for other in later:
+        for value in other.values:
+            for read, guarded in _reads(value):
+                if read.field not in outputs:
+                    continue
+                if guarded or not all(isinstance(s, ir.CartesianShift) for s in read.shifts):
+                    return False  # no domain can be inferred (or guarded reads may overreach)
+                points.add(_offset(read.shifts))  # type: ignore[arg-type]
+    if not points:
+        return False
+    if policy == "materialize":
+        return True
+    distinct = len(points)
+    cost = max(_cost(v) for v in statement.values)
+    return distinct > 1 and (distinct - 1) * cost >= min_saved_work
+
+
+def choose_temporaries(
+    program: ir.Program, policy: Policy = "auto", *, min_saved_work: int = AUTO_MIN_SAVED_WORK
+) -> ir.Program:
+    """``program`` with the candidate temporaries ``policy`` does not keep inlined."""
+    if policy not in POLICIES:
+        raise ValueError(
+            f"unknown temporaries policy {policy!r}; expected one of {', '.join(POLICIES)}"
+        )
+    temporaries = {t.name: t for t in program.temporaries}
+    kept: list[ir.Apply | ir.Scan] = []
+    dropped: set[str] = set()
+    for statement in reversed(program.body):
+        writes_candidate = isinstance(statement, ir.Apply) and any(
+            o in temporaries for o in statement.outputs
+        )
+        if not writes_candidate or _keep(statement, kept, policy, min_saved_work):  # type: ignore[arg-type]
+            kept.insert(0, statement)
+            continue
+        inline = _Inline(dict(zip(statement.outputs, statement.values, strict=True)))
+        kept = [inline.visit(s) for s in kept]
+        dropped.update(statement.outputs)
+    return ir.Program(
+        name=program.name,
+        params=program.params,
+        offsets=program.offsets,
+        body=kept,
+        temporaries=[t for t in program.temporaries if t.name not in dropped],
+    )

@@ -1,0 +1,169 @@
+"""Ahead-of-time compilation: static arguments, enable_jit=False, asynchronous compilation."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+
+import gt4py.next as gtx
+from gt4py.infra import config, runners
+
+
+I = gtx.Dimension("I")
+IField = gtx.Field[gtx.Dims[I], gtx.float64]
+
+
+@gtx.field_operator
+def scale(a: IField, n: gtx.int32) -> IField:
+    return a * gtx.astype(n, gtx.float64)
+
+
+def make_program(backend, **options):
+    def scaled(a: IField, n: gtx.int32, out: IField):
+        scale(a, n, out=out)
+
+    return gtx.program(backend=backend, **options)(scaled)
+
+
+def pool_of(program):
+    (pool,) = program.__dict__["__gt_compiled_pools__"].values()
+    return pool
+
+
+def fields():
+    return gtx.as_field([I], np.arange(5.0)), gtx.zeros({I: 5})
+
+
+def test_static_params_become_constants_and_part_of_the_key(cache_dir):
+    prog = make_program(gtx.itir_python, static_params=("n",))
+    a, out = fields()
+    prog(a, 2, out, offset_provider={})
+    assert out.asnumpy().tolist() == [0.0, 2.0, 4.0, 6.0, 8.0]
+    prog(a, 3, out, offset_provider={})
+    assert out.asnumpy().tolist() == [0.0, 3.0, 6.0, 9.0, 12.0]
+    pool = pool_of(prog)
+    assert sorted(dict(k.static)["n"] for k in pool.variants) == [2, 3]
+    for variant in pool.variants.values():
+        # the static value is a literal of the IR, not a parameter of the generated code
+        assert "n" not in [p.name for p in variant.stages["ir_optimized"].params]
+        assert "def run(a, a_o0, out, out_o0)" in variant.stages["python"]
+
+
+def test_aot_compile_with_static_lists_then_calls_do_not_compile(cache_dir):
+    prog = make_program(gtx.itir_python, enable_jit=False)
+    with config.overrides(async_compilation=False):
+        assert prog.compile(n=[1, 4], offset_provider={}) is prog
+    assert len(pool_of(prog).variants) == 2
+    a, out = fields()
+    prog(a, 4, out, offset_provider={})
+    assert out.asnumpy().tolist() == [0.0, 4.0, 8.0, 12.0, 16.0]
+    prog(a=a, n=1, out=out)  # keywords and a missing offset provider find the variant too
+    assert out.asnumpy().tolist() == [0.0, 1.0, 2.0, 3.0, 4.0]
+
+
+def test_without_jit_an_unknown_call_lists_compiled_and_asked(cache_dir):
+    prog = make_program(gtx.itir_python, enable_jit=False)
+    with config.overrides(async_compilation=False):
+        prog.compile(n=[1, 2], offset_provider={})
+    a, out = fields()
+    with pytest.raises(RuntimeError) as info:
+        prog(a, 7, out, offset_provider={})
+    message = str(info.value)
+    assert "n: int32 = 7" in message and "enable_jit=False" in message
+    assert "n: int32 = 1" in message and "n: int32 = 2" in message
+    with pytest.raises(RuntimeError, match="Field\\[\\[I\\], float32\\]"):
+        prog(gtx.as_field([I], np.zeros(5, np.float32)), 1, out)
+
+
+def test_without_jit_by_setting_nothing_compiled_says_so(cache_dir):
+    prog = make_program(gtx.itir_python)
+    a, out = fields()
+    with config.overrides(enable_jit=False), pytest.raises(RuntimeError, match="nothing"):
+        prog(a, 1, out)
+    prog(a, 1, out)  # the decorator's default follows the setting, which is back on
+    assert out.asnumpy()[1] == 1.0
+
+
+def test_compile_errors_name_the_problem(cache_dir):
+    prog = make_program(gtx.itir_python)
+    with pytest.raises(TypeError, match="as a list"):
+        prog.compile(n=3, offset_provider={})
+    with pytest.raises(ValueError, match="no parameter 'm'"):
+        prog.compile(m=[3], offset_provider={})
+    with pytest.raises(TypeError, match="must be a scalar"):
+        prog.compile(a=[3], offset_provider={})
+    with pytest.raises(TypeError, match=r"declared int32, got 2\.5"):
+        prog.compile(n=[2.5], offset_provider={})
+    static = make_program(gtx.itir_python, static_params=("n",))
+    with pytest.raises(TypeError, match="needs values for the static argument"):
+        static.compile(offset_provider={})
+
+
+def test_async_compile_on_threads_then_wait(cache_dir):
+    prog = make_program(gtx.itir_python, enable_jit=False)
+    with config.overrides(async_compilation=True, build_jobs_mode="thread", build_jobs=2):
+        prog.compile(n=[1, 2, 3], offset_provider={})
+        assert len(pool_of(prog).pending) == 3
+        gtx.wait_for_compilation()
+    pool = pool_of(prog)
+    assert len(pool.variants) == 3 and not pool.pending
+    a, out = fields()
+    prog(a, 3, out)
+    assert out.asnumpy()[2] == 6.0
+
+
+def test_a_pending_variant_is_finished_by_the_call_that_needs_it(cache_dir):
+    prog = make_program(gtx.itir_python, enable_jit=False)
+    with config.overrides(async_compilation=True, build_jobs_mode="thread", build_jobs=1):
+        prog.compile(n=[5], offset_provider={})
+        a, out = fields()
+        prog(a, 5, out)
+    assert out.asnumpy()[1] == 5.0
+    gtx.wait_for_compilation()  # already installed: returns at once
+
+
+def test_the_build_task_carries_ir_and_pickles(cache_dir):
+    from gt4py.next.backends import _compiled_programs
+
+    prog = make_program(gtx.itir_python)
+    key = _compiled_programs.VariantKey(
+        tuple(p.type for p in prog.definition_stage.params), (), None, ()
+    )
+    pool = prog.backend.pool(prog)
+    prepared = pool._prepare(key, {})
+    task = (_compiled_programs.make_artifact, gtx.itir_python.compiler, prepared.optimized, {})
+    restored = pickle.loads(pickle.dumps(task))
+    artifact = restored[0](*restored[1:])
+    assert "def run(" in artifact.source
+
+
+@pytest.mark.slow
+def test_async_aot_on_gtfn_in_worker_processes(cache_dir):
+    prog = make_program(gtx.gtfn_cpu, enable_jit=False, static_params=("n",))
+    with config.overrides(async_compilation=True, build_jobs_mode="process", build_jobs=2):
+        assert isinstance(runners.default_runner(), runners.ProcessRunner)
+        prog.compile(n=[1, 2, 3], offset_provider={})  # returns without blocking
+        assert len(pool_of(prog).pending) == 3
+        gtx.wait_for_compilation()
+    pool = pool_of(prog)
+    assert len(pool.variants) == 3
+    a, out = fields()
+    for n in (1, 2, 3):
+        prog(a, n, out)
+        assert out.asnumpy().tolist() == [float(n * i) for i in range(5)]
+    assert all(v.stages["library"] for v in pool.variants.values())
+
+
+def test_a_failed_background_build_is_raised_by_wait(cache_dir, monkeypatch):
+    prog = make_program(gtx.itir_python)
+
+    def broken(program, table_dtypes):
+        raise RuntimeError("forced build failure")
+
+    monkeypatch.setattr(gtx.itir_python.compiler, "make_artifact", broken)
+    with config.overrides(async_compilation=True, build_jobs_mode="thread", build_jobs=1):
+        prog.compile(n=[1], offset_provider={})
+        with pytest.raises(RuntimeError, match="forced build failure"):
+            gtx.wait_for_compilation()
