@@ -9,16 +9,25 @@
 - Each ``Scan`` loops over the other dimensions in parallel and over its axis sequentially,
   with the carries in local variables.
 - Neighbour tables are index arrays (``nb::ndarray<>`` + skip value); a reduction loops over
-  the table's columns, leaving out skipped neighbours.
+  the table's columns, leaving out skipped neighbours. When the table layout (``table_layout``:
+  column count, whether skip values occur) is part of the translation input, the count is a
+  constant (checked on entry), short reductions are unrolled and tables without skip values
+  get no skip checks.
+- In loop nests of two or more dimensions, table entries that depend only on the outer loop
+  indices are loaded once per outer point (not per innermost point), the innermost loop is
+  ``#pragma omp simd``, and a second copy of it with unit innermost strides runs when every
+  array is contiguous along that dimension (the usual case), so it vectorizes.
 """
 
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from ... import ir
+from .._arguments import parse_table_layout
 
 
 CXX_TYPES = {
@@ -90,6 +99,7 @@ PRELUDE = r"""#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <stdexcept>
 #include <type_traits>
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
@@ -143,6 +153,8 @@ template <class A> inline A gt_abs(A a) {
 
 # Points below this count run on one thread: starting the team costs more than it saves.
 PARALLEL_THRESHOLD = 32768
+# Reductions over at most this many (constant) neighbours are unrolled.
+UNROLL_LIMIT = 16
 
 
 def module_name(fingerprint: str) -> str:
@@ -161,7 +173,15 @@ class CppGenerator:
             )
         self.scalars = {p.name: p for p in program.params if isinstance(p, ir.ScalarParam)}
         self.offsets = {o.name: o for o in program.offsets}
-        self.table_dtypes = dict(table_dtypes)
+        layouts = {name: parse_table_layout(text) for name, text in table_dtypes.items()}
+        self.table_dtypes = {name: layout[0] for name, layout in layouts.items()}
+        self.table_counts = {name: layout[1] for name, layout in layouts.items()}
+        self.table_skips = {name: layout[2] for name, layout in layouts.items()}
+        # hoisting of table entries out of the innermost loop (None: not in such a nest)
+        self._hoist: list[str] | None = None
+        self._hoist_names: set[str] = set()  # identifiers a hoisted entry may use
+        self._hoisted: dict[str, str] = {}
+        self._guards = 0  # > 0 inside a branch that is only evaluated conditionally
         self._counter = itertools.count()
         # per enclosing reduction (innermost last): its local dimension and the skip checks
         # of the table lookups its body makes, at the points they are really made
@@ -247,7 +267,15 @@ class CppGenerator:
         ]
         if offset.local is not None:
             lines.append(f"  const index_t {n}_s1 = {n}_table.stride(1);")
-            lines.append(f"  const index_t {n}_count = index_t({n}_table.shape(1));")
+            count = self.table_counts.get(n)
+            if count is None:
+                lines.append(f"  const index_t {n}_count = index_t({n}_table.shape(1));")
+            else:
+                lines.append(
+                    f"  if (index_t({n}_table.shape(1)) != {count}) throw std::invalid_argument("
+                    f'"neighbour table {n}: compiled for {count} columns");'
+                )
+                lines.append(f"  constexpr index_t {n}_count = {count};")
         lines.append(f"  (void){n}_skip;")
         return "\n".join(lines)
 
@@ -310,6 +338,8 @@ class CppGenerator:
             for output, carry in zip(statement.outputs, statement.carries, strict=True):
                 inner.append("  " + self._write(output, carry, position))
             inner.append("}")
+        if isinstance(statement, ir.Apply) and len(loops) >= 2:
+            return "\n".join(self._vectorized_nest(statement, lines, ids, loops, points))
         code = ["  {", *lines]
         depth = 1
         if loops:
@@ -329,6 +359,77 @@ class CppGenerator:
             code.append("  " * depth + "  }")
         code.append("  }")
         return "\n".join(code)
+
+    def _vectorized_nest(
+        self,
+        statement: ir.Apply,
+        bounds: list[str],
+        ids: dict[str, str],
+        loops: list[str],
+        points: str,
+    ) -> list[str]:
+        """The outer loops in parallel, table entries loaded per outer point, the innermost
+        loop ``omp simd`` in two versions: unit strides (contiguous arrays) and general."""
+        outer, last = loops[:-1], loops[-1]
+        position = {d: f"i_{d}" for d in loops}
+        self._hoist, self._hoist_names, self._hoisted = [], {f"i_{d}" for d in outer}, {}
+        try:
+            inner: list[str] = []
+            temps = []
+            for value in statement.values:
+                temp = f"v{next(self._counter)}"
+                temps.append(temp)
+                inner.append(f"const auto {temp} = {self.expr(value, position)};")
+            for output, temp in zip(statement.outputs, temps, strict=True):
+                inner.append(self._write(output, temp, position))
+            hoisted = self._hoist
+        finally:
+            self._hoist, self._hoist_names, self._hoisted = None, set(), {}
+        stride = re.compile(rf"\b(\w+)_s_{re.escape(last)}\b")
+        arrays = sorted({m.group(1) for line in inner for m in stride.finditer(line)})
+        k = ids[last]
+        code = ["  {", *bounds]
+        contiguous = f"contiguous{k}"
+        if arrays:
+            test = " && ".join(f"{a}_s_{last} == 1" for a in arrays)
+            code.append(f"  const bool {contiguous} = {test};")
+        # an empty innermost range reads nothing, not even the hoisted table entries
+        code.append(f"  if (hi{k} > lo{k}) {{")
+        collapse = f" collapse({min(len(outer), 2)})" if len(outer) > 1 else ""
+        code.append(f"  #pragma omp parallel for{collapse} if({points} > {PARALLEL_THRESHOLD})")
+        depth = 1
+        for dim in outer:
+            code.append(
+                "  " * depth
+                + f"  for (index_t i_{dim} = lo{ids[dim]}; i_{dim} < hi{ids[dim]}; ++i_{dim}) {{"
+            )
+            depth += 1
+        pad = "  " * depth + "  "
+        code.extend(pad + line for line in hoisted)
+
+        def simd_loop(body: list[str]) -> list[str]:
+            return [
+                pad + "#pragma omp simd",
+                pad + f"for (index_t i_{last} = lo{k}; i_{last} < hi{k}; ++i_{last}) {{",
+                *(pad + "  " + line for line in body),
+                pad + "}",
+            ]
+
+        if arrays:
+            unit = [stride.sub("index_t(1)", line) for line in inner]
+            code.append(pad + f"if ({contiguous}) {{")
+            code.extend("  " + line for line in simd_loop(unit))
+            code.append(pad + "} else {")
+            code.extend("  " + line for line in simd_loop(inner))
+            code.append(pad + "}")
+        else:
+            code.extend(simd_loop(inner))
+        for _ in outer:
+            depth -= 1
+            code.append("  " * depth + "  }")
+        code.append("  }")
+        code.append("  }")
+        return code
 
     def _literal_type(self, node: ir.Expr) -> str:
         assert isinstance(node, ir.Literal)
@@ -378,8 +479,14 @@ class CppGenerator:
         return f"{cxx}({value})"
 
     def _call(self, node: ir.Call, position: dict[str, str]) -> str:
-        args = [self.expr(a, position) for a in node.args]
         fun = node.fun
+        lazy = 1 if fun in ("if_", "and_", "or_") else len(node.args)  # later args conditional
+        args = [self.expr(a, position) for a in node.args[:lazy]]
+        self._guards += 1
+        try:
+            args.extend(self.expr(a, position) for a in node.args[lazy:])
+        finally:
+            self._guards -= 1
         if fun == "if_":
             return f"({args[0]} ? {args[1]} : {args[2]})"
         if fun in _INFIX:
@@ -404,16 +511,34 @@ class CppGenerator:
                 at = pos.pop(decl.domain_dim)
                 t = decl.name
                 if decl.local is None:
-                    entry = f"{t}[{at} * {t}_s0]"
+                    entry = self._hoisted_entry(f"{t}[{at} * {t}_s0]", t)
                 else:
                     neighbour = str(shift.index) if shift.index is not None else pos[decl.local]
-                    entry = f"{t}[{at} * {t}_s0 + {neighbour} * {t}_s1]"
-                    if shift.index is None:
+                    entry = self._hoisted_entry(f"{t}[{at} * {t}_s0 + {neighbour} * {t}_s1]", t)
+                    if shift.index is None and self.table_skips.get(t, True):
                         self._record_mask(decl, f"{entry} != {t}_skip")
                 pos[decl.codomain] = f"index_t({entry})"
         param = self.fields[node.field]
         index = " + ".join(f"{pos[d]} * {node.field}_s_{d}" for d in param.dims) or "0"
         return f"{node.field}[{index}]"
+
+    def _hoisted_entry(self, entry: str, table: str) -> str:
+        """``entry`` loaded once per outer point if it uses only outer loop indices (and
+        entries hoisted before) and is not evaluated conditionally; else ``entry`` itself."""
+        if self._hoist is None or self._guards:
+            return entry
+        allowed = self._hoist_names | {"index_t", table, f"{table}_s0", f"{table}_s1"}
+        if not set(re.findall(r"[A-Za-z_]\w*", entry)) <= allowed:
+            return entry
+        name = self._hoisted.get(entry)
+        if name is None:
+            name = f"h{next(self._counter)}"
+            self._hoist.append(f"const index_t {name} = index_t({entry});")
+            self._hoisted[entry] = name
+            # a possibly-skipped entry must not be followed before its skip check
+            if not self.table_skips.get(table, True):
+                self._hoist_names.add(name)
+        return name
 
     def _record_mask(self, decl: ir.OffsetDecl, check: str) -> None:
         for axis, checks in reversed(self._masks):
@@ -424,39 +549,51 @@ class CppGenerator:
 
     def _reduce(self, node: ir.Reduce, position: dict[str, str]) -> str:
         k = next(self._counter)
-        neighbour = f"n{k}"
-        inner = dict(position)
-        inner[node.axis] = neighbour
         acc = f"acc{k}"
-        self._masks.append((node.axis, []))
-        try:
-            body = self.expr(node.body, inner)
-        finally:
-            _, conditions = self._masks.pop()
         init = self.expr(node.init, position)
         count = self._neighbour_count(node)
-        if node.op == "plus":
-            update = f"{acc} = {acc} + {body};"
-        else:
-            update = f"{acc} = gt_{node.op}({acc}, {body});"
-        if conditions:  # && in lookup order: a chained lookup only follows a valid entry
-            update = f"if ({' && '.join(conditions)}) {{ {update} }}"
+        if count.isdigit() and int(count) <= UNROLL_LIMIT:  # one update per neighbour
+            updates = [self._reduce_update(node, position, acc, str(j)) for j in range(int(count))]
+            return f"([&] {{ auto {acc} = {init}; {' '.join(updates)} return {acc}; }}())"
+        neighbour = f"n{k}"
+        update = self._reduce_update(node, position, acc, neighbour)
         return (
             f"([&] {{ auto {acc} = {init}; "
             f"for (index_t {neighbour} = 0; {neighbour} < {count}; ++{neighbour}) "
             f"{{ {update} }} return {acc}; }}())"
         )
 
+    def _reduce_update(
+        self, node: ir.Reduce, position: dict[str, str], acc: str, neighbour: str
+    ) -> str:
+        inner = dict(position)
+        inner[node.axis] = neighbour
+        self._masks.append((node.axis, []))
+        try:
+            body = self.expr(node.body, inner)
+        finally:
+            _, conditions = self._masks.pop()
+        if node.op == "plus":
+            update = f"{acc} = {acc} + {body};"
+        else:
+            update = f"{acc} = gt_{node.op}({acc}, {body});"
+        if conditions:  # && in lookup order: a chained lookup only follows a valid entry
+            update = f"if ({' && '.join(conditions)}) {{ {update} }}"
+        return update
+
     def _neighbour_count(self, node: ir.Reduce) -> str:
         """The number of neighbours: the table's columns, or, for a reduction over a local
         field with no table lookup in it, that field's extent along the local dimension."""
         if node.tables:
-            return f"{node.tables[0]}_count"
+            count = self.table_counts.get(node.tables[0])
+            return str(count) if count is not None else f"{node.tables[0]}_count"
         for read in node.body.walk_values().if_isinstance(ir.Deref):
             param = self.fields.get(read.field)
             if param is not None and node.axis in param.dims:
                 return f"{read.field}_hi_{node.axis}"
-        return f"{self._table_for_axis(node.axis)}_count"
+        table = self._table_for_axis(node.axis)
+        count = self.table_counts.get(table)
+        return str(count) if count is not None else f"{table}_count"
 
     def _table_for_axis(self, axis: str) -> str:
         for decl in self.program.offsets:

@@ -18,7 +18,7 @@ from .. import _backend
 from . import _codegen
 
 
-TRANSLATION_VERSION = "gtfn-cpp-3"
+TRANSLATION_VERSION = "gtfn-cpp-4"
 
 
 @dataclasses.dataclass(frozen=True)
