@@ -447,7 +447,7 @@ def _bind_static(program: ir.Program, values: dict[str, Any]) -> ir.Program:
         def visit_SymRef(self, node: ir.SymRef) -> ir.Expr:
             if node.name in dtypes:
                 text = _literal_text(values[node.name])
-                return ir.Literal(value=text, dtype=dtypes[node.name])  # type: ignore[call-arg]
+                return ir.Literal(value=text, dtype=dtypes[node.name])
             return node
 
         def visit_Let(self, node: ir.Let) -> ir.Let:

@@ -12,6 +12,8 @@ them. Dtypes are numpy dtype names (``"float64"``).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from gt4py.eve import Node
 from gt4py.eve.datamodels import field
 
@@ -24,11 +26,19 @@ class Literal(Expr):
     value: str  # Python literal text: "1.5", "-3", "True"
     dtype: str
 
+    if TYPE_CHECKING:  # eve builds keyword-only __init__s at runtime; mypy cannot see them
+
+        def __init__(self, *, value: str, dtype: str) -> None: ...
+
 
 class SymRef(Expr):
     """A scalar parameter, a ``Let`` binding or a scan carry."""
 
     name: str
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, name: str) -> None: ...
 
 
 class Shift(Node):
@@ -41,6 +51,10 @@ class CartesianShift(Shift):
     dim: str
     amount: int
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, dim: str, amount: int) -> None: ...
+
 
 class NeighbourShift(Shift):
     """``a(E2V[0])`` (``index=0``) or ``a(E2V)`` inside a reduction (``index=None``: the
@@ -49,12 +63,20 @@ class NeighbourShift(Shift):
     offset: str
     index: int | None = None
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, offset: str, index: int | None = ...) -> None: ...
+
 
 class DynamicShift(Shift):
     """``a(as_offset(Koff, k_offsets))``: move along ``dim`` by a value read at the point."""
 
     dim: str
     amount: Expr
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, dim: str, amount: Expr) -> None: ...
 
 
 class Deref(Expr):
@@ -63,11 +85,19 @@ class Deref(Expr):
     field: str
     shifts: list[Shift]
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field: str, shifts: list[Shift]) -> None: ...
+
 
 class AxisIndex(Expr):
     """The index of the current point along ``dim`` (domain conditions of concat_where)."""
 
     dim: str
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, dim: str) -> None: ...
 
 
 class Call(Expr):
@@ -76,10 +106,18 @@ class Call(Expr):
     fun: str
     args: list[Expr]
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, fun: str, args: list[Expr]) -> None: ...
+
 
 class Cast(Expr):
     value: Expr
     dtype: str
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, value: Expr, dtype: str) -> None: ...
 
 
 class Let(Expr):
@@ -88,6 +126,10 @@ class Let(Expr):
     name: str
     value: Expr
     body: Expr
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, name: str, value: Expr, body: Expr) -> None: ...
 
 
 class Reduce(Expr):
@@ -101,6 +143,18 @@ class Reduce(Expr):
     body: Expr
     tables: list[str]
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            op: str,
+            axis: str,
+            init: Expr,
+            body: Expr,
+            tables: list[str],
+        ) -> None: ...
+
 
 class Range(Node):
     """``dim`` from ``start`` to ``stop`` (absolute indices, expressions over scalar params)."""
@@ -108,6 +162,10 @@ class Range(Node):
     dim: str
     start: Expr
     stop: Expr
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, dim: str, start: Expr, stop: Expr) -> None: ...
 
 
 class FieldBound(Expr):
@@ -117,6 +175,10 @@ class FieldBound(Expr):
     dim: str
     upper: bool
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field: str, dim: str, upper: bool) -> None: ...
+
 
 class Apply(Node):
     """Compute ``values[i]`` at every point of ``domain`` into field ``outputs[i]``."""
@@ -124,6 +186,16 @@ class Apply(Node):
     outputs: list[str]
     domain: list[Range]
     values: list[Expr]
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            outputs: list[str],
+            domain: list[Range],
+            values: list[Expr],
+        ) -> None: ...
 
 
 class Scan(Node):
@@ -138,16 +210,38 @@ class Scan(Node):
     init: list[Expr]
     values: list[Expr]
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            outputs: list[str],
+            domain: list[Range],
+            axis: str,
+            forward: bool,
+            carries: list[str],
+            init: list[Expr],
+            values: list[Expr],
+        ) -> None: ...
+
 
 class FieldParam(Node):
     name: str
     dims: list[str]
     dtype: str
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, name: str, dims: list[str], dtype: str) -> None: ...
+
 
 class ScalarParam(Node):
     name: str
     dtype: str
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, name: str, dtype: str) -> None: ...
 
 
 class OffsetDecl(Node):
@@ -158,6 +252,17 @@ class OffsetDecl(Node):
     domain_dim: str
     local: str | None
     codomain: str
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            name: str,
+            domain_dim: str,
+            local: str | None,
+            codomain: str,
+        ) -> None: ...
 
 
 class Temporary(Node):
@@ -170,6 +275,17 @@ class Temporary(Node):
     dtype: str
     domain: list[Range]
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            name: str,
+            dims: list[str],
+            dtype: str,
+            domain: list[Range],
+        ) -> None: ...
+
 
 class Program(Node):
     name: str
@@ -177,3 +293,15 @@ class Program(Node):
     offsets: list[OffsetDecl]
     body: list[Apply | Scan]
     temporaries: list[Temporary] = field(factory=list)
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            name: str,
+            params: list[FieldParam | ScalarParam],
+            offsets: list[OffsetDecl],
+            body: list[Apply | Scan],
+            temporaries: list[Temporary] = ...,
+        ) -> None: ...

@@ -13,7 +13,8 @@ class LoweringError(NotImplementedError):
     """A construct the compiled backends cannot lower (yet); the message says which."""
 
 
-def literal(value: Any, dtype: np.dtype[Any] | str) -> ir.Literal:
+def literal(value: Any, dtype: np.dtype[Any] | str | None) -> ir.Literal:
+    # ``None`` (an element type with no dtype) takes numpy's default dtype, float64.
     dtype = np.dtype(dtype)
     if dtype.kind == "b":
         text = repr(bool(value))

@@ -18,7 +18,7 @@ import numpy as np
 
 from .. import ir
 from .._dimensions import Dimension
-from .._offsets import FieldOffset, IndexedFieldOffset
+from .._offsets import IndexedFieldOffset
 from ..ffront import fbuiltins, type_specifications as ts
 from ..ir import LoweringError as LoweringError, ShiftPusher, literal
 from ..ir._shifting import Value
@@ -285,7 +285,7 @@ class ExpressionLowering:
         if isinstance(left_type, ts.DimensionType):
             bound = self.expr(right_node, np.dtype("int32"))
             index = ir.AxisIndex(dim=left_type.dim.value)
-            return ir.Call(fun=fun, args=[index, _as_index(bound)])  # type: ignore[arg-type]
+            return ir.Call(fun=fun, args=[index, _as_index(bound)])
         operand_dtype = self.common_dtype([node.left, right_node])
         left = self.expr(node.left, operand_dtype)
         right = self.expr(right_node, operand_dtype)
@@ -359,7 +359,7 @@ class ExpressionLowering:
                 value
             )
         if isinstance(offset_type, ts.OffsetType):
-            offset: FieldOffset = offset_type.offset
+            offset = offset_type.offset
             index: int | None = None
             if offset_type.indexed:
                 assert isinstance(node, ast.Subscript)

@@ -16,6 +16,7 @@ import numpy as np
 from .. import ir
 from .._offsets import FieldOffset
 from ..ffront import type_specifications as ts
+from ..ir import literal
 from ._operators import (
     ARITHMETIC,
     ExpressionLowering,
@@ -23,7 +24,6 @@ from ._operators import (
     OperatorLowering,
     Value,
     dtype_of,
-    literal,
 )
 
 
@@ -208,7 +208,7 @@ def _scan_lowering(
     values = _leaves(result)
     carry_dtypes = [dtype_of(t) for t in _type_leaves(carry_type)]
     init_values = _leaves_py(operator.init)
-    init = [literal(v, d) for v, d in zip(init_values, carry_dtypes, strict=True)]
+    init: list[ir.Expr] = [literal(v, d) for v, d in zip(init_values, carry_dtypes, strict=True)]
     values = [_cast_to(v, d) for v, d in zip(values, carry_dtypes, strict=True)]
     return carry_names, init, values
 
@@ -437,7 +437,9 @@ def lower_program(program: Any) -> ir.Program:
         if not (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call)):
             continue
         call = statement.value
-        operator = checker.expression_types[call.func].target
+        callee_type = checker.expression_types[call.func]
+        assert isinstance(callee_type, ts.CallableType)
+        operator = callee_type.target
         keywords = {k.arg: k.value for k in call.keywords}
         out_node = keywords.pop("out")
         domain_node = keywords.pop("domain", None)
@@ -458,7 +460,10 @@ def lower_program(program: Any) -> ir.Program:
             assert isinstance(domain_node, ast.Dict)
             given: dict[str, ir.Range] = {}
             for key, value in zip(domain_node.keys, domain_node.values, strict=True):
-                dim = checker.expression_types[key].dim.value
+                assert key is not None  # a ``**mapping`` has no key
+                dim_type = checker.expression_types[key]
+                assert isinstance(dim_type, ts.DimensionType)
+                dim = dim_type.dim.value
                 assert isinstance(value, ast.Tuple)
                 start, stop = (expressions.expr(v, np.dtype(INDEX_DTYPE)) for v in value.elts)
                 given[dim] = ir.Range(dim=dim, start=start, stop=stop)  # type: ignore[arg-type]

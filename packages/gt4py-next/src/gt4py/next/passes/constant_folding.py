@@ -41,15 +41,16 @@ def _value(node: ir.Literal) -> Any:
 
 class ConstantFolding(NodeTranslator):
     def visit_Call(self, node: ir.Call) -> ir.Expr:
-        args = [self.visit(a) for a in node.args]
+        args: list[ir.Expr] = [self.visit(a) for a in node.args]
         if node.fun == "if_" and isinstance(args[0], ir.Literal):
             return args[1] if args[0].value == "True" else args[2]
         function = _FOLDABLE.get(node.fun)
-        if function is not None and all(isinstance(a, ir.Literal) for a in args):
-            dtypes = {a.dtype for a in args}
+        literals = [a for a in args if isinstance(a, ir.Literal)]
+        if function is not None and len(literals) == len(args):
+            dtypes = {a.dtype for a in literals}
             if len(dtypes) == 1:
                 with np.errstate(all="ignore"):
-                    result = function(*[_value(a) for a in args])
+                    result = function(*[_value(a) for a in literals])
                 dtype = "bool" if node.fun in _COMPARISONS else dtypes.pop()
                 result = np.dtype(dtype).type(result)
                 text = repr(bool(result)) if dtype == "bool" else repr(result.item())

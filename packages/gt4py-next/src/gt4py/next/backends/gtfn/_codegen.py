@@ -507,6 +507,7 @@ class CppGenerator:
                     f"({pos[shift.dim]} + index_t({self.expr(shift.amount, position)}))"
                 )
             else:
+                assert isinstance(shift, ir.NeighbourShift)
                 decl = self.offsets[shift.offset]
                 at = pos.pop(decl.domain_dim)
                 t = decl.name

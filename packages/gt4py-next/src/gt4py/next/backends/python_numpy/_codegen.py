@@ -233,6 +233,7 @@ class PythonGenerator:
                     f"({pos[shift.dim]} + np.asarray({self.expr(shift.amount, position)}))"
                 )
             else:
+                assert isinstance(shift, ir.NeighbourShift)
                 decl = self.offsets[shift.offset]
                 at = pos.pop(decl.domain_dim)
                 if decl.local is None:
