@@ -66,13 +66,14 @@ def tach(session: nox.Session) -> None:
 
 @nox.session
 def mypy(session: nox.Session) -> None:
-    """Type checking (strict for gt4py.infra; eve and storage too)."""
+    """Type checking (strict for gt4py.infra; eve, storage and next too)."""
     _sync(session, "typing")
     session.run(
         "mypy",
         "packages/gt4py-infra/src/gt4py/infra",
         "packages/gt4py-eve/src/gt4py/eve",
         "packages/gt4py-storage/src/gt4py/storage",
+        "packages/gt4py-next/src/gt4py/next",
     )
 
 
