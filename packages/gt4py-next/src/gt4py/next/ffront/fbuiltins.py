@@ -13,6 +13,8 @@ from typing import Any, Final
 
 import numpy as np
 
+from gt4py.infra.definitions import SCALAR_TYPES
+
 from .._dimensions import Dimension, DimensionKind, Dims, GridType
 from .._field import Field, scalar_dtype
 from .._offsets import FieldOffset
@@ -223,19 +225,8 @@ FUN_BUILTIN_NAMES: Final = (
     "max_over",
     "min_over",
 )
-TYPE_BUILTIN_NAMES: Final = (
-    "bool",
-    "int8",
-    "int16",
-    "int32",
-    "int64",
-    "uint8",
-    "uint16",
-    "uint32",
-    "uint64",
-    "float32",
-    "float64",
-)
+#: The dtype constructors (gtx.float64(...)): one per scalar type of the DSLs.
+TYPE_BUILTIN_NAMES: Final = tuple(SCALAR_TYPES)
 
 #: Every builtin function by name (the dtype constructors are in ``TYPE_BUILTINS``).
 BUILTINS: Final[dict[str, BuiltInFunction]] = {
