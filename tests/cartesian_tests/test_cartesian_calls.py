@@ -92,6 +92,31 @@ def test_domain_too_large_names_field_axis_and_amount(backend):
         shift(a, out, 1.0, origin=(0, 0, 0), domain=(0, 4, 3))
 
 
+def test_a_remembered_call_plan_never_skips_a_failing_check(backend):
+    # The second of each pair would pass if the first call's validated plan were reused.
+    shift = _shift_stencil(backend)
+    a, out = rng.random((8, 4, 3)), np.zeros((8, 4, 3))
+    for _ in range(2):  # the repeat hits the remembered plan and still computes right
+        out[:] = 0
+        shift(a, out, 2.0, origin=(0, 0, 0), domain=(6, 4, 3))
+        np.testing.assert_allclose(out[:6], 2.0 * a[1:7])
+    with pytest.raises(gtscript.StencilArgumentError, match=r"field 'a' is too small along axis I"):
+        shift(np.zeros((6, 4, 3)), out, 2.0, origin=(0, 0, 0), domain=(6, 4, 3))
+    with pytest.raises(gtscript.StencilArgumentError, match="field 'a' must have dtype float64"):
+        shift(a.astype(np.float32), out, 2.0, origin=(0, 0, 0), domain=(6, 4, 3))
+    with pytest.raises(gtscript.StencilArgumentError, match="parameter 'scale' must be a scalar"):
+        shift(a, out, [2.0], origin=(0, 0, 0), domain=(6, 4, 3))
+    with pytest.raises(gtscript.StencilArgumentError, match="domain must be 3 positive integers"):
+        shift(a, out, 2.0, origin=(0, 0, 0), domain=(6.0, 4, 3))
+    # Inferred domains follow the shapes of each call.
+    shift(a, out, 1.0)
+    shift(rng.random((5, 4, 3)), np.zeros((5, 4, 3)), 1.0)
+    out[:] = 0
+    shift(a, out, 1.0)
+    np.testing.assert_allclose(out[:7], a[1:8])
+    assert not out[7:].any()
+
+
 def test_validate_args_false_skips_the_checks(backend):
     shift = _shift_stencil(backend)
     a, out = rng.random((5, 3, 2)), np.zeros((5, 3, 2))

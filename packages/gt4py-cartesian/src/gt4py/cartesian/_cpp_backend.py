@@ -14,10 +14,13 @@ import pathlib
 import re
 from collections.abc import Mapping
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ._analysis import AnalysedStencil
 from ._errors import StencilCompilationError
+
+
+if TYPE_CHECKING:  # loading a cached stencil must not import the IR and analysis
+    from ._analysis import AnalysedStencil
 
 
 # -O3 is the toolchain's Release default; no -march=native, so that a cache shared between

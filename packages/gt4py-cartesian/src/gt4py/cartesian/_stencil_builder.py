@@ -18,11 +18,14 @@ from collections.abc import Callable, Mapping
 from types import ModuleType
 from typing import Any
 
+import numpy as np
+
 from gt4py.infra import config, fingerprinting
 from gt4py.infra.caching import BuildDirCache, CacheKey
 
 from . import _backends, gtscript
 from ._errors import GTScriptDefinitionError
+from ._source import closure_namespace, source_info
 from ._stencil_object import StencilObject
 from ._version import __version__
 
@@ -53,8 +56,6 @@ def _toolchain() -> str:
 
 def _function_identity(func: Callable[..., Any], seen: set[int]) -> Any:
     """A GTScript function counts by its source and the globals it uses (recursively)."""
-    from ._frontend import closure_namespace, source_info
-
     if id(func) in seen:
         return ("recursive", func.__qualname__)
     seen.add(id(func))
@@ -86,6 +87,56 @@ def _used_globals(
     return used
 
 
+def _signature_identity(
+    func: Callable[..., Any],
+    tree: ast.FunctionDef,
+    namespace: Mapping[str, Any],
+    dtypes: Mapping[str, Any],
+    annotation_locals: Mapping[str, Any] | None,
+) -> list[tuple[str, ...]]:
+    """Each parameter's resolved type, resolved as the frontend does but without the IR.
+
+    The key must not need the frontend (and eve): on a cache hit nothing else does. A
+    parameter whose type does not resolve keys by its error text; the build that such a key
+    misses into runs the frontend, which reports the problem properly.
+    """
+    annotations = func.__annotations__
+    identity: list[tuple[str, ...]] = []
+    for arg in [*tree.args.args, *tree.args.kwonlyargs]:
+        if arg.arg not in annotations:
+            identity.append((arg.arg, "unannotated"))
+            continue
+        annotation = annotations[arg.arg]
+        try:
+            if isinstance(annotation, str):
+                annotation = (
+                    dtypes[annotation]
+                    if annotation in dtypes
+                    else eval(annotation, dict(namespace), annotation_locals)
+                )
+            if isinstance(annotation, gtscript.FieldDescriptor):
+                identity.append(
+                    (
+                        arg.arg,
+                        "field",
+                        _dtype_name(annotation.dtype, dtypes),
+                        repr(annotation.axes),
+                        repr(annotation.data_dims),
+                    )
+                )
+            else:
+                identity.append((arg.arg, "scalar", _dtype_name(annotation, dtypes)))
+        except Exception as error:
+            identity.append((arg.arg, "unresolved", f"{type(error).__name__}: {error}"))
+    return identity
+
+
+def _dtype_name(spec: Any, dtypes: Mapping[str, Any]) -> str:
+    if isinstance(spec, str) and spec in dtypes:
+        spec = dtypes[spec]
+    return np.dtype(spec).name
+
+
 def stencil_key(
     func: Callable[..., Any],
     *,
@@ -96,29 +147,16 @@ def stencil_key(
     options: Mapping[str, Any],
     annotation_locals: Mapping[str, Any] | None = None,
 ) -> CacheKey:
-    from ._frontend import DefinitionParser, closure_namespace, source_info
-
     info = source_info(func)
     seen: set[int] = set()
     # The resolved parameter types: the source names them, but an alias such as
     # ``F = Field[np.float64]`` can change without the source changing.
-    signature = DefinitionParser(
-        func, externals=externals, dtypes=dtypes, name=name, annotation_locals=annotation_locals
-    ).signature()
+    signature = _signature_identity(
+        func, info.tree, closure_namespace(func), dtypes, annotation_locals
+    )
     parts = {
         "source": fingerprinting.strict(info.source),
-        "signature": fingerprinting.strict(
-            [
-                (
-                    p.name,
-                    type(p).__name__,
-                    p.dtype,
-                    getattr(p, "axes", ""),
-                    getattr(p, "data_dims", ()),
-                )
-                for p in signature
-            ]
-        ),
+        "signature": fingerprinting.strict(signature),
         "name": fingerprinting.strict(name),
         "dtypes": fingerprinting.strict({k: str(v) for k, v in dtypes.items()}),
         "backend": fingerprinting.strict(backend),

@@ -65,6 +65,10 @@ class StencilObject:
             for axis, (lo, _) in zip(p["axes"], p["halo"], strict=True):
                 low[axis] = max(low[axis], -lo)
         self._default_origin = (low["I"], low["J"], low["K"])
+        self._field_flags = [p["kind"] == "field" for p in self._params]
+        # Validated call plans: the checks and the inferred origins/domain depend only on the
+        # properties in the key (see _plan_key), so a repeated call shape skips them.
+        self._plans: dict[tuple[Any, ...], tuple[dict[str, tuple[int, ...]], tuple[int, ...]]] = {}
 
     def __repr__(self) -> str:
         return f"<StencilObject {self.name} ({self.backend})>"
@@ -82,12 +86,23 @@ class StencilObject:
         if exec_info is not None:
             exec_info["call_start_time"] = time.perf_counter()
         values = self._bind(args, kwargs)
-        origins = self._origins(values, origin)
-        domain = self._domain(values, origins) if domain is None else tuple(domain)
-        if validate_args:
-            self._validate(values, origins, domain)
+        key = self._plan_key(values, origin, domain) if validate_args and not kwargs else None
+        plan = self._plans.get(key) if key is not None else None
+        if plan is not None:
+            origins, domain = plan
+        else:
+            origins = self._origins(values, origin)
+            domain = self._domain(values, origins) if domain is None else tuple(domain)
+            if validate_args:
+                self._validate(values, origins, domain)
+            if key is not None:
+                if len(self._plans) >= _MAX_PLANS:
+                    self._plans.clear()
+                self._plans[key] = (origins, domain)
         if exec_info is not None:
-            exec_info.update(origin=origins, domain=domain, run_start_time=time.perf_counter())
+            exec_info.update(
+                origin=dict(origins), domain=domain, run_start_time=time.perf_counter()
+            )
         self._run(*values, domain, *(origins[n] for n in self._field_names))
         if exec_info is not None:
             exec_info["run_end_time"] = exec_info["call_end_time"] = time.perf_counter()
@@ -109,6 +124,38 @@ class StencilObject:
         )
         if exec_info is not None:
             exec_info["run_end_time"] = time.perf_counter()
+
+    def _plan_key(self, values: list[Any], origin: Any, domain: Any) -> tuple[Any, ...] | None:
+        """What validation and origin/domain inference depend on, or None if not memoizable.
+
+        Fields count by (type, shape, dtype), scalars by type; origin and domain (None or a
+        tuple) by value, the domain also by element types since ``6.0 == 6`` but only ints
+        are valid.
+        """
+        if origin is not None and type(origin) is not tuple:
+            return None
+        if domain is None:
+            domain_key: Any = None
+        elif type(domain) is tuple:
+            domain_key = (domain, tuple(map(type, domain)))
+        else:
+            return None
+        parts: list[Any] = [origin, domain_key]
+        for is_field, value in zip(self._field_flags, values, strict=True):
+            if is_field:
+                shape = getattr(value, "shape", None)
+                dtype = getattr(value, "dtype", None)
+                if shape is None or dtype is None:
+                    return None
+                parts.append((type(value), shape, dtype))
+            else:
+                parts.append(type(value))
+        key = tuple(parts)
+        try:
+            hash(key)  # e.g. an origin holding a list, or a foreign array's list shape
+        except TypeError:
+            return None
+        return key
 
     def _bind(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
         if not kwargs and len(args) == len(self._names):
@@ -240,6 +287,9 @@ class StencilObject:
                     f"{f' + halo {hi}' if hi else ''} needs {needed}, but the size is "
                     f"{value.shape[n]}"
                 )
+
+
+_MAX_PLANS = 64
 
 
 def _k_needs(accesses: list[list[Any]], nk: int) -> tuple[int, int]:
