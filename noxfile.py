@@ -66,7 +66,7 @@ def tach(session: nox.Session) -> None:
 
 @nox.session
 def mypy(session: nox.Session) -> None:
-    """Type checking (strict for gt4py.infra; eve, storage and next too)."""
+    """Type checking (strict for gt4py.infra; and every other package)."""
     _sync(session, "typing")
     session.run(
         "mypy",
@@ -74,6 +74,7 @@ def mypy(session: nox.Session) -> None:
         "packages/gt4py-eve/src/gt4py/eve",
         "packages/gt4py-storage/src/gt4py/storage",
         "packages/gt4py-next/src/gt4py/next",
+        "packages/gt4py-cartesian/src/gt4py/cartesian",
     )
 
 
