@@ -352,3 +352,42 @@ def test_load_extension_of_a_file_that_is_no_extension(tmp_path: pathlib.Path) -
     not_a_library.write_text("plain text")
     with pytest.raises(ImportError, match=r"cannot load native extension.*NB_MODULE"):
         native.load_extension(os.fspath(not_a_library))
+
+
+def test_host_tuned_builds_are_keyed_on_the_cpu():
+    from gt4py.infra.native._host import host_cpu_identity, targets_build_host
+
+    assert targets_build_host(["-O3", "-march=native"])
+    assert not targets_build_host(["-O3", "-march=x86-64-v3"])
+    identity = host_cpu_identity()
+    assert identity and identity == host_cpu_identity()
+
+
+def test_host_cpu_is_a_key_part_only_for_host_tuned_builds(monkeypatch, tmp_path):
+    from gt4py.infra import caching
+    from gt4py.infra.native import _build
+
+    seen: list[caching.CacheKey] = []
+
+    class Recorder:
+        def __init__(self, namespace):
+            pass
+
+        def get_or_build(self, key, build):
+            seen.append(key)
+            raise RuntimeError("stop here")
+
+    monkeypatch.setattr(_build.caching, "BuildDirCache", Recorder)
+    source = {"m.cpp": "#include <nanobind/nanobind.h>\nNB_MODULE(m, m) {}\n"}
+    for flags in ((), ("-march=native",)):
+        with pytest.raises(RuntimeError, match="stop here"):
+            _build.build_extension("m", source, native.BuildOptions(extra_compile_flags=flags))
+    plain, tuned = (key.parts["host_cpu"] for key in seen)
+    assert plain == "any"
+    assert tuned != "any"
+    monkeypatch.setattr(_build, "host_cpu_identity", lambda: "another cpu")
+    with pytest.raises(RuntimeError, match="stop here"):
+        _build.build_extension(
+            "m", source, native.BuildOptions(extra_compile_flags=("-march=native",))
+        )
+    assert seen[-1].parts["host_cpu"] != tuned

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from gt4py.infra import caching, config
 
 from . import _tools
+from ._host import host_cpu_identity, targets_build_host
 from ._module_build import CudaToolkit, ModuleSources, build_module
 from ._options import BuildOptions, BuildType
 from ._toolchain import ensure_toolchain, toolchain_spec
@@ -45,6 +46,11 @@ def build_extension(
             "options": fingerprinting.strict(resolved),
             "toolchain": spec.key.digest,
             "cuda": nvcc.identity if nvcc else "none",
+            "host_cpu": (
+                fingerprinting.strict(host_cpu_identity())
+                if targets_build_host((*resolved.extra_compile_flags, *resolved.extra_cuda_flags))
+                else "any"
+            ),
         }
     )
 

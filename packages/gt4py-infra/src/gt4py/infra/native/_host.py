@@ -1,0 +1,38 @@
+"""The identity of the build machine's CPU, for builds tuned to it (``-march=native``).
+
+Such a build may use instructions other CPUs lack; with a cache shared between machines (a
+parallel file system, MPI ranks on mixed nodes) it must only be found again on the same kind
+of CPU, so the CPU becomes part of its key.
+"""
+
+from __future__ import annotations
+
+import functools
+import pathlib
+import platform
+from collections.abc import Iterable
+
+
+_HOST_TUNING_FLAGS = ("-march=native", "-mcpu=native", "-mtune=native", "-xHost")
+
+
+def targets_build_host(flags: Iterable[str]) -> bool:
+    """Whether any of ``flags`` tunes the code for the CPU it is compiled on."""
+    return any(flag in _HOST_TUNING_FLAGS for flag in flags)
+
+
+@functools.cache
+def host_cpu_identity() -> str:
+    """The CPU model and instruction-set flags of this machine (Linux: ``/proc/cpuinfo``)."""
+    try:
+        text = pathlib.Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return f"{platform.machine()}:{platform.processor()}"
+    wanted = ("model name", "flags", "Features", "CPU part", "CPU implementer")
+    first_cpu = text.split("\n\n", 1)[0]
+    fields = [
+        line.split(":", 1)[1].strip()
+        for line in first_cpu.splitlines()
+        if ":" in line and line.split(":", 1)[0].strip() in wanted
+    ]
+    return f"{platform.machine()}:" + "|".join(fields)
