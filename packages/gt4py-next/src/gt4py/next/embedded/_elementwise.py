@@ -109,7 +109,9 @@ def _gamma(xp: Any) -> Callable[[Any], Any]:
     return gamma
 
 
-MATH_FUNCTION_NAMES: Final = (
+#: The unary floating-point math functions, and the predicates among them (bool results);
+#: the frontend's builtins are named after these.
+FP_FUNCTION_NAMES: Final = (
     "sin",
     "cos",
     "tan",
@@ -130,10 +132,9 @@ MATH_FUNCTION_NAMES: Final = (
     "floor",
     "ceil",
     "trunc",
-    "isfinite",
-    "isinf",
-    "isnan",
 )
+FP_PREDICATE_NAMES: Final = ("isfinite", "isinf", "isnan")
+MATH_FUNCTION_NAMES: Final = FP_FUNCTION_NAMES + FP_PREDICATE_NAMES
 
 MATH_OPS: Final[dict[str, Op]] = {
     name: Op(name, name, NUMERIC, kernel=_gamma if name == "gamma" else None)

@@ -32,6 +32,7 @@ from .._scalar_types import (
     uint64,
 )
 from .._special_functions import gamma as _gamma_kernel
+from ..embedded import _elementwise
 
 
 def _find_field(values: Any) -> Field | None:
@@ -160,29 +161,8 @@ power = _builtin("power", _scalar_function(np.power), "power(a, b): a to the pow
 
 # -- math builtins ------------------------------------------------------------------------------
 
-UNARY_MATH_FP_BUILTIN_NAMES: Final = (
-    "sin",
-    "cos",
-    "tan",
-    "arcsin",
-    "arccos",
-    "arctan",
-    "sinh",
-    "cosh",
-    "tanh",
-    "arcsinh",
-    "arccosh",
-    "arctanh",
-    "sqrt",
-    "cbrt",
-    "exp",
-    "log",
-    "gamma",
-    "floor",
-    "ceil",
-    "trunc",
-)
-UNARY_MATH_FP_PREDICATE_BUILTIN_NAMES: Final = ("isfinite", "isinf", "isnan")
+UNARY_MATH_FP_BUILTIN_NAMES: Final = _elementwise.FP_FUNCTION_NAMES
+UNARY_MATH_FP_PREDICATE_BUILTIN_NAMES: Final = _elementwise.FP_PREDICATE_NAMES
 UNARY_MATH_NUMBER_BUILTIN_NAMES: Final = ("abs",)
 BINARY_MATH_NUMBER_BUILTIN_NAMES: Final = ("minimum", "maximum", "fmod", "power")
 
