@@ -8,6 +8,9 @@ Ours (``uv run python`` from the repository root):
 Released (``/work/anchor-venv/bin/python``, cwd=/tmp, its own fresh cache dir with
 GT4PY_BUILD_CACHE_LIFETIME=persistent): cold, then warm in a new process.
 
+Ours runs REPEATS times (default 3, each in a fresh cache; the median first call is shown with
+its range) with the default nanobind split mode, and once with GT4PY_NANOBIND_MODE=static.
+
 Usage: python benchmarks/next_gtfn_compare.py [N] [K]
 """
 
@@ -44,15 +47,34 @@ def keep_only_toolchain(cache: str) -> None:
             shutil.rmtree(entry, ignore_errors=True)
 
 
+def median_row(rows: list[dict]) -> dict:
+    """The run with the median first call (its other figures are of the same run)."""
+    good = sorted((r for r in rows if "error" not in r), key=lambda r: r["first_call_s"])
+    if not good:
+        return rows[0]
+    row = dict(good[len(good) // 2])
+    row["first_call_s"] = (
+        f"{row['first_call_s']} ({good[0]['first_call_s']}-{good[-1]['first_call_s']})"
+    )
+    return row
+
+
 def main() -> None:
     sizes = sys.argv[1:]
+    repeats = int(os.environ.get("REPEATS", "3"))
     rows: dict[str, dict] = {}
     ours = ["uv", "run", "python", BENCH, "gtfn_cpu", *sizes]
-    with tempfile.TemporaryDirectory() as cache:
-        rows["ours cold (toolchain setup)"] = run(ours, cache, str(ROOT), {})
-        keep_only_toolchain(cache)
-        rows["ours cold (warm toolchain)"] = run(ours, cache, str(ROOT), {})
-        rows["ours warm new process"] = run(ours, cache, str(ROOT), {})
+    for label, env in (("", {}), (", static nanobind", {"GT4PY_NANOBIND_MODE": "static"})):
+        cold, cold_warm_toolchain, warm = [], [], []
+        for _ in range(repeats if not env else 1):
+            with tempfile.TemporaryDirectory() as cache:
+                cold.append(run(ours, cache, str(ROOT), env))
+                keep_only_toolchain(cache)
+                cold_warm_toolchain.append(run(ours, cache, str(ROOT), env))
+                warm.append(run(ours, cache, str(ROOT), env))
+        rows[f"ours cold{label}"] = median_row(cold)
+        rows[f"ours cold, toolchain ready{label}"] = median_row(cold_warm_toolchain)
+        rows[f"ours warm new process{label}"] = median_row(warm)
     if pathlib.Path(ANCHOR).exists():
         released = [ANCHOR, BENCH, "gtfn_cpu", *sizes]
         env = {
@@ -62,13 +84,13 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as cache:
             rows["released cold"] = run(released, cache, "/tmp", env)
             rows["released warm new process"] = run(released, cache, "/tmp", env)
-    print(f"{'run':32} {'first call s':>12} {'steady s':>10} {'8x8x1 call s':>13} correct")
+    print(f"{'run':42} {'first call s':>22} {'steady s':>10} {'8x8x1 call s':>13} correct")
     for name, row in rows.items():
         if "error" in row:
-            print(f"{name:32} error: {row['error']}")
+            print(f"{name:42} error: {row['error']}")
             continue
         print(
-            f"{name:32} {row['first_call_s']:>12} {row['steady_median_s']:>10} "
+            f"{name:42} {row['first_call_s']!s:>22} {row['steady_median_s']:>10} "
             f"{row['small_call_median_s']:>13} {row['correct']}"
         )
 

@@ -9,6 +9,13 @@ import subprocess
 import tempfile
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+
+# CI machines are small and shared: generation speed and per-example time are not what these
+# property tests check, so neither may fail them.
+settings.register_profile("gt4py", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("gt4py")
 
 
 # Set before any gt4py import so subprocesses started by tests inherit it as well. A suite-wide

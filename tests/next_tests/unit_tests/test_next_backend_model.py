@@ -75,7 +75,7 @@ def test_compiled_backend_dispatch() -> None:
 
 
 def test_compile_on_embedded_program_says_it_is_not_compiled() -> None:
-    with pytest.raises(ValueError, match="embedded programs are not compiled"):
+    with pytest.raises(ValueError, match="embedded code is not compiled"):
         copy_program.compile()
 
 

@@ -167,3 +167,63 @@ def test_a_failed_background_build_is_raised_by_wait(cache_dir, monkeypatch):
         prog.compile(n=[1], offset_provider={})
         with pytest.raises(RuntimeError, match="forced build failure"):
             gtx.wait_for_compilation()
+
+
+# -- field operators ahead of time ----------------------------------------------------------------
+
+
+@gtx.field_operator
+def scale_and_shift(a: IField, n: gtx.int32) -> tuple[IField, IField]:
+    return a * gtx.astype(n, gtx.float64), a + gtx.astype(n, gtx.float64)
+
+
+def test_operator_aot_compile_serves_out_calls_without_jit(cache_dir):
+    op = scale.with_backend(gtx.itir_python)
+    with config.overrides(async_compilation=False):
+        assert op.compile(n=[2, 3], offset_provider={}) is op
+    pool = pool_of(op)
+    assert sorted(dict(k.static)["n"] for k in pool.variants) == [2, 3]
+    a, out = fields()
+    with config.overrides(enable_jit=False):
+        op(a, 3, out=out, offset_provider={})
+        assert out.asnumpy().tolist() == [0.0, 3.0, 6.0, 9.0, 12.0]
+        op(a, 2, out=out)
+        assert out.asnumpy().tolist() == [0.0, 2.0, 4.0, 6.0, 8.0]
+        with pytest.raises(RuntimeError) as info:
+            op(a, 7, out=out)
+    message = str(info.value)
+    assert "n: int32 = 7" in message and "n: int32 = 2" in message and "out: Field" in message
+    assert len(pool.variants) == 2
+
+
+def test_operator_aot_compile_of_a_tuple_result(cache_dir):
+    op = scale_and_shift.with_backend(gtx.itir_python)
+    with config.overrides(async_compilation=False):
+        op.compile(offset_provider={})
+    a, _ = fields()
+    out = (gtx.zeros({I: 5}), gtx.zeros({I: 5}))
+    with config.overrides(enable_jit=False):
+        op(a, 2, out=out, offset_provider={})
+    assert out[0].asnumpy().tolist() == [0.0, 2.0, 4.0, 6.0, 8.0]
+    assert out[1].asnumpy().tolist() == [2.0, 3.0, 4.0, 5.0, 6.0]
+
+
+def test_operator_compile_errors_name_the_problem(cache_dir):
+    op = scale.with_backend(gtx.itir_python)
+    with pytest.raises(ValueError, match="no parameter 'out'"):
+        op.compile(out=[1], offset_provider={})
+    with pytest.raises(TypeError, match="as a list"):
+        op.compile(n=2, offset_provider={})
+    with pytest.raises(ValueError, match="embedded code is not compiled"):
+        scale.compile(offset_provider={})
+
+
+@pytest.mark.slow
+def test_operator_aot_compile_on_gtfn(cache_dir):
+    op = scale.with_backend(gtx.gtfn_cpu)
+    with config.overrides(async_compilation=False):
+        op.compile(n=[4], offset_provider={})
+    a, out = fields()
+    with config.overrides(enable_jit=False):
+        op(a, 4, out=out)
+    assert out.asnumpy().tolist() == [0.0, 4.0, 8.0, 12.0, 16.0]

@@ -101,6 +101,21 @@ CMAKE_BUILD_TYPE = REGISTRY.register(
         env="GT4PY_CMAKE_BUILD_TYPE",
     )
 )
+NANOBIND_MODE = REGISTRY.register(
+    Setting(
+        name="nanobind_mode",
+        type=str,
+        default="auto",
+        choices=("auto", "split", "static"),
+        doc=(
+            "how native modules get nanobind's runtime: 'split' from the prebuilt "
+            "nanobind-backend package (nothing of nanobind is compiled), 'static' compiled once "
+            "per toolchain and linked in, 'auto' split where the backend is installed and the "
+            "interpreter supports it"
+        ),
+        env="GT4PY_NANOBIND_MODE",
+    )
+)
 CXX_COMPILER = REGISTRY.register(
     Setting(
         name="cxx_compiler",

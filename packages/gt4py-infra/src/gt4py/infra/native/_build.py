@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import importlib.machinery
 import pathlib
-import sysconfig
 from collections.abc import Mapping
 
 from gt4py.infra import caching, config
@@ -20,7 +20,8 @@ def build_extension(
 ) -> pathlib.Path:
     """Build the nanobind extension ``name`` from ``sources`` (file name -> code) once.
 
-    Returns the path of the extension (``<name><EXT_SUFFIX>``) inside its build-cache entry.
+    Returns the path of the extension (``<name><suffix>``; the suffix is the stable ABI's in
+    nanobind split mode) inside its build-cache entry.
     The entry is keyed on the sources, the options and the toolchain's identity (compiler and
     its version, nanobind, Python, CMake, Ninja, and nvcc for CUDA builds). Concurrent builders
     of one key, in threads or processes, build it once; a later process finds it without
@@ -68,13 +69,15 @@ def build_extension(
         )
 
     entry = caching.BuildDirCache("native/modules").get_or_build(key, build)
-    extension = entry / (name + str(sysconfig.get_config_var("EXT_SUFFIX")))
-    if not extension.is_file():
-        raise caching.CacheError(
-            f"the build-cache entry {entry} of native module {name!r} has no {extension.name}; "
-            "delete the entry and it will be rebuilt"
-        )
-    return extension
+    # The suffix tells the ABI: the interpreter's own, or the stable ABI (nanobind split mode).
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        if (extension := entry / (name + suffix)).is_file():
+            return extension
+    raise caching.CacheError(
+        f"the build-cache entry {entry} of native module {name!r} has no extension file "
+        f"({name}{{{','.join(importlib.machinery.EXTENSION_SUFFIXES)}}}); delete the entry and "
+        "it will be rebuilt"
+    )
 
 
 def prepare_toolchain(options: BuildOptions | None = None) -> pathlib.Path:

@@ -1,27 +1,36 @@
 """A configured toolchain: CMake and nanobind asked once, their answers reused for every module.
 
 Setting up a toolchain configures a small probe project with CMake (``find_package(nanobind)``,
-``nanobind_add_module(... NB_STATIC ...)``), builds it with Ninja, and records from that build
-the exact compile command of the probe's source and the link command of the probe module, with
-the nanobind support library it links. A module build then substitutes its own sources into
-those commands (see ``_module_build``): no CMake configure, no nanobind rebuild, one compiler
-run per source plus a link. Toolchains live in the build cache, keyed on everything that
-shapes those commands.
+``nanobind_add_module(...)``) and records the exact compile command of the probe's source and
+the link command of the probe module. A module build then substitutes its own sources into
+those commands (see ``_module_build``): no CMake configure, one compiler run per source plus a
+link. Toolchains live in the build cache, keyed on everything that shapes those commands.
+
+nanobind's runtime comes one of two ways (the ``nanobind_mode`` setting, ADR 0014):
+
+- *split*: modules target Python's stable ABI and call into the prebuilt ``nanobind-backend``
+  package at import; nothing of nanobind is compiled, so setting up costs one CMake configure
+  and the self-test (about 2 s instead of 10-15 s).
+- *static*: Ninja builds nanobind's support library once per toolchain, and every module links
+  it statically (nanobind's classic mode; for interpreters or compilers the backend cannot
+  serve).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 import os
 import pathlib
 import platform
 import shlex
+import shutil
 import subprocess
 import sys
 import sysconfig
 from collections.abc import Mapping, Sequence
-from typing import Final
+from typing import Any, Final, Literal
 
 from gt4py.infra import caching, config
 
@@ -32,7 +41,7 @@ from ._failed_builds import keep_failed_build
 
 # Bump when the probe project or the recorded commands change meaning: old toolchains in
 # users' caches must then no longer match.
-_TOOLCHAIN_FORMAT: Final = "2"
+_TOOLCHAIN_FORMAT: Final = "3"
 _PROBE_MODULE: Final = "gt4py_native_probe"
 _TOOLCHAIN_FILE: Final = "toolchain.json"
 # Stands for the toolchain's cache entry in recorded commands: the entry is built in a
@@ -40,8 +49,20 @@ _TOOLCHAIN_FILE: Final = "toolchain.json"
 _HERE: Final = "@TOOLCHAIN_DIR@"
 OUTPUT_SLOT: Final = "@OUTPUT@"
 OBJECTS_SLOT: Final = "@OBJECTS@"
+_MODULE_FILE_RECORD: Final = "module_file.txt"
+_BACKEND_PACKAGE: Final = "nanobind_backend"
 
-_PROBE_CMAKELISTS: Final = f"""\
+NanobindMode = Literal["split", "static"]
+_LINKAGE: Final[Mapping[NanobindMode, str]] = {
+    "split": f"BACKEND_MODULE {_BACKEND_PACKAGE}",
+    "static": "NB_STATIC",
+}
+
+_logger = logging.getLogger(__name__)
+
+
+def _probe_cmakelists(mode: NanobindMode) -> str:
+    return f"""\
 cmake_minimum_required(VERSION 3.18...3.31)
 project(gt4py_native_probe LANGUAGES CXX)
 find_package(Python 3.8 REQUIRED COMPONENTS Interpreter Development.Module)
@@ -50,9 +71,13 @@ find_package(OpenMP COMPONENTS CXX)
 # NOMINSIZE: generated stencil code must be optimized for speed, not size (nanobind's default).
 # NOSTRIP: one link command per module, and symbols for profilers.
 # NB_SUPPRESS_WARNINGS: nanobind headers as system headers, so users' -Werror stays usable.
-nanobind_add_module({_PROBE_MODULE} NB_STATIC NOMINSIZE NOSTRIP NB_SUPPRESS_WARNINGS probe.cpp)
+nanobind_add_module({_PROBE_MODULE} {_LINKAGE[mode]} NOMINSIZE NOSTRIP NB_SUPPRESS_WARNINGS
+                    probe.cpp)
 file(WRITE "${{CMAKE_BINARY_DIR}}/openmp.txt" "${{OpenMP_CXX_FOUND}}\\n${{OpenMP_CXX_FLAGS}}\\n")
+file(GENERATE OUTPUT "${{CMAKE_BINARY_DIR}}/{_MODULE_FILE_RECORD}"
+     CONTENT "$<TARGET_FILE_NAME:{_PROBE_MODULE}>")
 """
+
 
 _PROBE_SOURCE: Final = f"""\
 #include <nanobind/nanobind.h>
@@ -81,6 +106,9 @@ class ToolchainSpec:
     cmake: _tools.Tool
     ninja: _tools.Tool
     build_type: str
+    # The modes to try, in order: "auto" tries split, then static if the backend cannot load
+    # the probe (a compiler whose C++ ABI differs from the backend's).
+    nanobind_modes: tuple[NanobindMode, ...]
     key: caching.CacheKey
 
 
@@ -91,6 +119,7 @@ class Toolchain:
     directory: pathlib.Path
     cxx: str
     build_type: str
+    nanobind_mode: NanobindMode
     # The probe's compile command without its source, object and -std flag.
     compile_command: tuple[str, ...]
     # The probe's link command with OUTPUT_SLOT and OBJECTS_SLOT in place of its own files.
@@ -114,6 +143,7 @@ class Toolchain:
                 directory=directory,
                 cxx=recorded["cxx"],
                 build_type=recorded["build_type"],
+                nanobind_mode=recorded["nanobind_mode"],
                 compile_command=here(recorded["compile_command"]),
                 link_command=here(recorded["link_command"]),
                 openmp_flags=None if openmp is None else tuple(openmp),
@@ -142,6 +172,7 @@ def toolchain_spec(build_type: str) -> ToolchainSpec:
     cxx = _tools.find_cxx()
     cmake = _tools.find_cmake()
     ninja = _tools.find_ninja()
+    modes, backend = _nanobind_modes()
     parts: Mapping[str, str] = {
         "format": _TOOLCHAIN_FORMAT,
         "compiler": cxx.identity,
@@ -151,12 +182,40 @@ def toolchain_spec(build_type: str) -> ToolchainSpec:
         "python": python_identity(),
         "platform": f"{sys.platform} {platform.machine()}",
         "build_type": build_type,
+        "nanobind_modes": " then ".join(modes),
+        "nanobind_backend": backend or "none",
         # CMake folds these into every command it generates.
         "environment": "\n".join(
             f"{name}={os.environ.get(name, '')}" for name in ("CXXFLAGS", "CPPFLAGS", "LDFLAGS")
         ),
     }
-    return ToolchainSpec(cxx, cmake, ninja, build_type, caching.CacheKey(parts))
+    return ToolchainSpec(cxx, cmake, ninja, build_type, modes, caching.CacheKey(parts))
+
+
+def _nanobind_modes() -> tuple[tuple[NanobindMode, ...], str | None]:
+    """The nanobind modes to set up a toolchain with (in order) and the backend they use."""
+    requested = config.get("nanobind_mode")
+    if requested == "static":
+        return ("static",), None
+    backend = _tools.nanobind_backend_identity()
+    major = _tools.nanobind_version().split(".", 1)[0]
+    problem = (
+        "the nanobind-backend package is not installed"
+        if backend is None
+        else "split mode needs nanobind 3 or newer"
+        if not (major.isdigit() and int(major) >= 3)
+        else "this interpreter is free-threaded, which split mode does not serve before 3.15"
+        if _tools.free_threaded_python()
+        else None
+    )
+    if problem is None:
+        return (("split",) if requested == "split" else ("split", "static")), backend
+    if requested == "split":
+        raise ToolchainError(
+            f"nanobind_mode is 'split' (GT4PY_NANOBIND_MODE) but {problem}; install "
+            "'gt4py-infra[native]' or set GT4PY_NANOBIND_MODE=static"
+        )
+    return ("static",), None
 
 
 def ensure_toolchain(spec: ToolchainSpec) -> Toolchain:
@@ -170,18 +229,50 @@ def ensure_toolchain(spec: ToolchainSpec) -> Toolchain:
     return Toolchain.load(directory)
 
 
+class _ProbeLoadError(ToolchainError):
+    """The probe was built but does not import: the nanobind runtime cannot serve it."""
+
+
 def _set_up(spec: ToolchainSpec, entry_dir: pathlib.Path) -> None:
-    probe_dir = entry_dir / "probe"
-    build_dir = entry_dir / "build"
-    probe_dir.mkdir()
-    (probe_dir / "CMakeLists.txt").write_text(_PROBE_CMAKELISTS, encoding="utf-8")
+    for mode in spec.nanobind_modes:
+        mode_dir = entry_dir / mode
+        try:
+            recorded = _set_up_mode(spec, mode, mode_dir)
+        except _ProbeLoadError as error:
+            if mode == spec.nanobind_modes[-1]:
+                raise
+            _logger.warning(
+                "nanobind's %s mode cannot serve this toolchain (C++ compiler %s), falling back "
+                "to the next mode: %s",
+                mode,
+                spec.cxx.path,
+                error,
+            )
+            shutil.rmtree(mode_dir, ignore_errors=True)
+            continue
+        recorded["compile_command"] = _relocatable(recorded["compile_command"], entry_dir)
+        recorded["link_command"] = _relocatable(recorded["link_command"], entry_dir)
+        recorded["key_parts"] = dict(spec.key.parts)
+        (entry_dir / _TOOLCHAIN_FILE).write_text(
+            json.dumps(recorded, indent=2) + "\n", encoding="utf-8"
+        )
+        return
+
+
+def _set_up_mode(spec: ToolchainSpec, mode: NanobindMode, mode_dir: pathlib.Path) -> dict[str, Any]:
+    """Configure the probe for ``mode`` in ``mode_dir``, record its commands, self-test them."""
+    probe_dir = mode_dir / "probe"
+    build_dir = mode_dir / "build"
+    probe_dir.mkdir(parents=True)
+    (probe_dir / "CMakeLists.txt").write_text(_probe_cmakelists(mode), encoding="utf-8")
     (probe_dir / "probe.cpp").write_text(_PROBE_SOURCE, encoding="utf-8")
 
     def fail(step: str, completed: subprocess.CompletedProcess[str]) -> ToolchainError:
-        kept = keep_failed_build(entry_dir, spec.key, "toolchain")
+        kept = keep_failed_build(mode_dir, spec.key, "toolchain")
         return ToolchainError(
-            f"setting up the native toolchain (C++ compiler {spec.cxx.path}) failed while "
-            f"{step}; the probe project is kept in {kept}\n{completed.stdout.strip()}",
+            f"setting up the native toolchain (C++ compiler {spec.cxx.path}, nanobind {mode} "
+            f"mode) failed while {step}; the probe project is kept in {kept}\n"
+            f"{completed.stdout.strip()}",
             output=completed.stdout,
         )
 
@@ -204,36 +295,38 @@ def _set_up(spec: ToolchainSpec, entry_dir: pathlib.Path) -> None:
     )
     if configure.returncode != 0:
         raise fail("configuring the probe project with CMake", configure)
-    jobs = str(config.get("build_jobs"))
-    build = _tools.run_tool(spec.ninja, ["-C", str(build_dir), "-j", jobs])
-    if build.returncode != 0:
-        raise fail("building nanobind and the probe module", build)
-
-    suffix = str(sysconfig.get_config_var("EXT_SUFFIX"))
-    module_file = _PROBE_MODULE + suffix
-    compile_command = _recorded_compile_command(build_dir, probe_dir / "probe.cpp")
+    module_file = (build_dir / _MODULE_FILE_RECORD).read_text(encoding="utf-8").strip()
     commands = _tools.run_tool(spec.ninja, ["-C", str(build_dir), "-t", "commands", module_file])
     if commands.returncode != 0 or not commands.stdout.strip():
         raise fail("reading the link command from Ninja", commands)
-    link_command = _recorded_link_command(commands.stdout.strip().splitlines()[-1], build_dir)
-    _self_test(compile_command, link_command, probe_dir / "probe.cpp", spec.key, entry_dir)
+    link_line = commands.stdout.strip().splitlines()[-1]
+    libraries = _linked_build_files(link_line)
+    if libraries:
+        # nanobind's support library (static mode) is built by CMake's rules; the probe itself
+        # is compiled by the self-test, with the recorded commands.
+        jobs = str(config.get("build_jobs"))
+        build = _tools.run_tool(spec.ninja, ["-C", str(build_dir), "-j", jobs, *libraries])
+        if build.returncode != 0:
+            raise fail("building nanobind's support library", build)
+    compile_command = _recorded_compile_command(build_dir, probe_dir / "probe.cpp")
+    link_command = _recorded_link_command(link_line, build_dir)
+    _self_test(
+        compile_command, link_command, probe_dir / "probe.cpp", module_file, spec.key, mode_dir
+    )
 
     openmp_found, _, openmp_flags = (
         (build_dir / "openmp.txt").read_text(encoding="utf-8").partition("\n")
     )
-    recorded = {
+    return {
         "format": _TOOLCHAIN_FORMAT,
         "cxx": spec.cxx.path,
         "build_type": spec.build_type,
-        "compile_command": _relocatable(compile_command, entry_dir),
-        "link_command": _relocatable(link_command, entry_dir),
+        "nanobind_mode": mode,
+        "compile_command": compile_command,
+        "link_command": link_command,
         "openmp_flags": shlex.split(openmp_flags) if _cmake_true(openmp_found) else None,
-        "extension_suffix": suffix,
-        "key_parts": dict(spec.key.parts),
+        "extension_suffix": module_file.removeprefix(_PROBE_MODULE),
     }
-    (entry_dir / _TOOLCHAIN_FILE).write_text(
-        json.dumps(recorded, indent=2) + "\n", encoding="utf-8"
-    )
 
 
 def _cmake_true(value: str) -> bool:
@@ -289,6 +382,18 @@ def _recorded_compile_command(build_dir: pathlib.Path, probe_source: pathlib.Pat
     return kept
 
 
+def _linked_build_files(line: str) -> list[str]:
+    """Files of the probe's build that its link line takes, besides the probe's own object."""
+    return [
+        token
+        for token in shlex.split(line)
+        if not token.startswith("-")
+        and not os.path.isabs(token)
+        and token not in {"&&", ":"}
+        and f"{_PROBE_MODULE}.dir" not in token
+    ]
+
+
 def _recorded_link_command(line: str, build_dir: pathlib.Path) -> list[str]:
     """The probe module's link command, its own object and output replaced by slots.
 
@@ -338,17 +443,20 @@ def _self_test(
     compile_command: Sequence[str],
     link_command: Sequence[str],
     probe_source: pathlib.Path,
+    module_file: str,
     key: caching.CacheKey,
     entry_dir: pathlib.Path,
 ) -> None:
-    """Build the probe again, as a module build would, and load it in a fresh interpreter.
+    """Build the probe as a module build would and load it in a fresh interpreter.
 
     The recorded commands are only good if they work away from CMake's build directory: a
     flag that still points into it shows up here, once, rather than in every module build.
+    Loading also checks that nanobind's runtime serves the module (split mode: the backend's
+    C++ ABI matches the compiler's).
     """
     test_dir = entry_dir / "self-test"
     test_dir.mkdir()
-    module_path = test_dir / (_PROBE_MODULE + str(sysconfig.get_config_var("EXT_SUFFIX")))
+    module_path = test_dir / module_file
     link = [
         {OUTPUT_SLOT: module_path.name, OBJECTS_SLOT: "probe.o"}.get(token, token)
         for token in link_command
@@ -370,7 +478,8 @@ def _self_test(
         )
         if completed.returncode != 0 or (step == "loading" and completed.stdout.strip() != "42"):
             kept = keep_failed_build(entry_dir, key, "toolchain")
-            raise ToolchainError(
+            error = _ProbeLoadError if step == "loading" else ToolchainError
+            raise error(
                 f"the native toolchain fails its self-test while {step} the probe module with "
                 f"the commands recorded from CMake; the probe is kept in {kept}\n"
                 f"{shlex.join(command)}\n{completed.stdout.strip()}",

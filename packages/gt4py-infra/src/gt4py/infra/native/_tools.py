@@ -104,6 +104,27 @@ def nanobind_cmake_dir() -> str:
     return str(nanobind.cmake_dir())
 
 
+def nanobind_backend_identity() -> str | None:
+    """The installed prebuilt nanobind backend (``nanobind-backend``), or None without one.
+
+    Named by its compiled backend files, one per backend ABI major version: a split-mode
+    module needs a backend of its ABI, not of one release. Found without importing it.
+    """
+    spec = importlib.util.find_spec("nanobind_backend")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    directory = next(iter(spec.submodule_search_locations))
+    try:
+        backends = sorted(n for n in os.listdir(directory) if n.startswith("_nb_backend_"))
+    except OSError:
+        return None
+    return f"{directory}: {', '.join(backends)}" if backends else None
+
+
+def free_threaded_python() -> bool:
+    return bool(sysconfig.get_config_var("Py_GIL_DISABLED"))
+
+
 def run_tool(
     tool: Tool, args: Sequence[str], *, cwd: str | os.PathLike[str] | None = None
 ) -> subprocess.CompletedProcess[str]:

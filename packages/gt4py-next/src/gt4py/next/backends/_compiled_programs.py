@@ -178,10 +178,8 @@ class ProgramPool:
         return bool(config.get("enable_jit"))
 
     def _set_static(self, names: tuple[str, ...]) -> None:
-        if not self._is_program:
-            raise TypeError("static arguments are supported for programs only")
         for name in names:
-            if name not in self._names:
+            if name not in self._names or (not self._is_program and name == "out"):
                 raise ValueError(
                     f"{self.definition.__name__} has no parameter {name!r} to make static "
                     f"(parameters: {', '.join(self._names)})"
@@ -219,6 +217,7 @@ class ProgramPool:
         call_args = (*args, out, *bounds)
         fast = (
             tuple([arguments.argument_key(a) for a in call_args]),
+            tuple([call_args[i] for i in self._static_indices]),
             domain_dims,
             _provider_key(offset_provider),
         )
@@ -286,9 +285,10 @@ class ProgramPool:
         asynchronous: bool | None = None,
     ) -> list[VariantKey]:
         """Compile every combination of the static argument values (each given as a list) for
-        every offset provider given (one, or a list), from the declared parameter types."""
-        if not self._is_program:
-            raise TypeError(".compile() is supported for programs only")
+        every offset provider given (one, or a list), from the declared parameter types.
+
+        An operator is compiled for the call ``op(*args, out=out, offset_provider=...)``
+        without ``domain=`` (the domain is ``out``'s), ``out`` typed as the operator returns."""
         for name, values in static_args.items():
             if not isinstance(values, list):
                 raise TypeError(
@@ -316,6 +316,11 @@ class ProgramPool:
                     f"{self.definition.__name__}.compile(): parameter {name!r} is declared "
                     f"{declared} without dimensions; call the program to compile it instead"
                 )
+        declared_arguments = (
+            tuple(self._declared)
+            if self._is_program
+            else (*self._declared[:-1], self._compilable_return_type())
+        )
         providers = offset_provider if isinstance(offset_provider, list) else [offset_provider]
         if asynchronous is None:
             from gt4py.infra import config
@@ -331,7 +336,7 @@ class ProgramPool:
                     (n, _static_value(n, v, self._declared[self._names.index(n)]))
                     for n, v in zip(self._static_names, values, strict=True)
                 )
-                key = VariantKey(tuple(self._declared), static, None, _provider_key(provider))
+                key = VariantKey(declared_arguments, static, None, _provider_key(provider))
                 keys.append(key)
                 if key in self.variants or key in self.pending:
                     continue
@@ -342,6 +347,23 @@ class ProgramPool:
                 else:
                     self.variants[key] = self._finish(prepared, None)
         return keys
+
+    def _compilable_return_type(self) -> Any:
+        """What ``out`` is for an operator compiled ahead of time: a field or a tuple of them."""
+        returns = self.definition.__gt_signature__.definition.returns
+
+        def fields_only(type_: Any) -> bool:
+            if isinstance(type_, ts.TupleType):
+                return all(fields_only(t) for t in type_.types)
+            return isinstance(type_, ts.FieldType) and type_.dims is not None
+
+        if not fields_only(returns):
+            raise TypeError(
+                f"{self.definition.__name__}.compile(): the operator returns {returns}, and only "
+                "operators returning fields (or tuples of fields) with dimensions are compiled "
+                "ahead of time; call it with 'out=' to compile it instead"
+            )
+        return returns
 
     def _submit(self, prepared: _Prepared) -> None:
         from gt4py.infra import runners
@@ -374,6 +396,8 @@ class ProgramPool:
             out_type,
             None if key.domain_dims is None else list(key.domain_dims),
         )
+        if key.static:
+            program = _bind_static(program, dict(key.static))
         bounds = [ts.ScalarType(np.dtype("int64"))] * (2 * len(key.domain_dims or ()))
         return program, [*key.arguments, *bounds]
 

@@ -123,6 +123,12 @@ class FieldOperator:
             self, args, {**kwargs, "out": out, "domain": domain}, offset_provider=offset_provider
         )
 
+    def compile(self, offset_provider: Any = None, **static_arguments: Any) -> Any:
+        """Compile ahead of time (compiled backends only) the call ``op(*args, out=...,
+        offset_provider=...)``, ``out`` typed as the operator's result: one variant per
+        combination of the static arguments' values (each a list), as ``Program.compile``."""
+        return _compile(self, f"{self._kind} '{self.__name__}'", offset_provider, static_arguments)
+
     def __repr__(self) -> str:
         return f"<{self._kind} {self.__name__} on {self.backend.name}>"
 
@@ -286,19 +292,27 @@ class Program:
         n=[1, 2])`` builds one variant per combination of the static arguments' values, from
         the declared parameter types, and returns the program. With ``async_compilation`` on it
         returns at once; ``gtx.wait_for_compilation()`` waits."""
-        if self._mode is ExecutionMode.EMBEDDED:
-            raise ValueError(
-                f"program '{self.__name__}' runs on the embedded backend {self.backend.name}, "
-                "and embedded programs are not compiled: call it directly, or use "
-                ".with_backend(<compiled backend>).compile(...)"
-            )
-        result = self.backend.compile(  # type: ignore[attr-defined]
-            self, offset_provider=offset_provider, **static_arguments
-        )
-        return self if result is None else result
+        return _compile(self, f"program '{self.__name__}'", offset_provider, static_arguments)
 
     def __repr__(self) -> str:
         return f"<program {self.__name__} on {self.backend.name}>"
+
+
+def _compile(
+    entry: FieldOperator | Program,
+    what: str,
+    offset_provider: Any,
+    static_arguments: dict[str, Any],
+) -> Any:
+    if entry._mode is ExecutionMode.EMBEDDED:
+        raise ValueError(
+            f"{what} runs on the embedded backend {entry.backend.name}, and embedded code is "
+            "not compiled: call it directly, or use .with_backend(<compiled backend>).compile(...)"
+        )
+    result = entry.backend.compile(  # type: ignore[attr-defined]
+        entry, offset_provider=offset_provider, **static_arguments
+    )
+    return entry if result is None else result
 
 
 # -- decorators -----------------------------------------------------------------------------------
