@@ -72,9 +72,8 @@ def test_modes_have_toolchains_of_their_own() -> None:
 
 
 def test_unknown_mode_is_refused_by_the_setting() -> None:
-    with pytest.raises(ValueError, match="nanobind_mode"):
-        with config.overrides(nanobind_mode="shared"):
-            pass
+    with pytest.raises(ValueError, match="nanobind_mode"), config.overrides(nanobind_mode="shared"):
+        pass
 
 
 @pytest.mark.slow
