@@ -92,8 +92,13 @@ def field_converter(param: ir.FieldParam, name: str) -> Converter:
 _PY_SCALARS: dict[str, Callable[[Any], Any]] = {"b": bool, "i": int, "u": int, "f": float}
 
 
+def python_scalar_type(param: ir.ScalarParam) -> Callable[[Any], Any]:
+    """The Python type a scalar of ``param``'s dtype is passed to the entry point as."""
+    return _PY_SCALARS[np.dtype(param.dtype).kind]
+
+
 def scalar_converter(param: ir.ScalarParam) -> Converter:
-    to_python = _PY_SCALARS[np.dtype(param.dtype).kind]
+    to_python = python_scalar_type(param)
 
     def convert(value: Any, out: list[Any]) -> None:
         out.append(to_python(value))

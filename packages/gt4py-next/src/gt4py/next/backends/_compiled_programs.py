@@ -30,7 +30,7 @@ import numpy as np
 
 from .. import ir
 from ..ffront import type_specifications as ts
-from . import _arguments as arguments
+from . import _arguments as arguments, _call_stubs
 
 
 @dataclasses.dataclass(frozen=True)
@@ -59,7 +59,7 @@ class VariantKey:
 class Variant:
     """One compiled variant: the loaded entry point and how to feed it."""
 
-    __slots__ = ("converters", "entry", "key", "stages", "tables")
+    __slots__ = ("argument_spec", "converters", "entry", "key", "stages", "tables")
 
     def __init__(
         self,
@@ -68,12 +68,29 @@ class Variant:
         converters: list[arguments.Converter],
         tables: list[Any],
         stages: dict[str, Any],
+        argument_spec: ArgumentSpec,
     ) -> None:
         self.key = key
         self.entry = entry
         self.converters = converters
         self.tables = tables
         self.stages = stages
+        self.argument_spec = argument_spec
+
+    def stub(self, args: tuple[Any, ...], offset_provider: Any) -> _call_stubs.Stub | None:
+        """A call stub for arguments of the kinds of ``args`` (None: kinds it cannot take)."""
+        names, types_, params = self.argument_spec
+        return _call_stubs.make_stub(
+            entry=self.entry,
+            tables=self.tables,
+            names=names,
+            types_=types_,
+            params=params,
+            static=dict(self.key.static),
+            args=args,
+            offset_provider=offset_provider,
+            metrics=getattr(self, "metrics", None),
+        )
 
     def __call__(self, args: tuple[Any, ...]) -> None:
         flat: list[Any] = []
@@ -97,6 +114,10 @@ class TimedVariant(Variant):
         self.metrics.record_call(time.perf_counter() - started)
 
 
+# The argument names and frontend types in call order, and the IR parameters by name.
+ArgumentSpec = tuple[list[str], list[Any], dict[str, Any]]
+
+
 @dataclasses.dataclass
 class _Prepared:
     """A variant lowered and optimized in the caller, waiting for its artifact."""
@@ -108,6 +129,7 @@ class _Prepared:
     tables: list[Any]
     table_dtypes: dict[str, str]
     started: float
+    argument_spec: ArgumentSpec
 
 
 def make_artifact(compiler: Any, program: ir.Program, table_dtypes: Mapping[str, str]) -> Any:
@@ -147,6 +169,11 @@ class ProgramPool:
         self.variants: dict[VariantKey, Variant] = {}
         self.pending: dict[VariantKey, PendingVariant] = {}
         self._fast: dict[Any, Variant] = {}
+        # Fast key -> call stub (``never`` where the kinds need the general path); the stub of
+        # the last call is tried first, so repeated calls of one kind skip the fast key.
+        self._stubs: dict[Any, _call_stubs.Stub] = {}
+        self._last_stub: _call_stubs.Stub = _call_stubs.never
+        self._last_domain_dims: Any = None
         self._providers: dict[Any, Any] = {}  # keeps keyed offset providers alive
         self._is_program = hasattr(definition, "definition_stage") and not hasattr(
             definition, "__gt_signature__"
@@ -199,15 +226,9 @@ class ProgramPool:
         if self._is_program:
             if kwargs:
                 args = self._bind(args, kwargs)
-            fast: Any = (
-                tuple([arguments.argument_key(a) for a in args]),
-                tuple([args[i] for i in self._static_indices]),
-                _provider_key(offset_provider),
-            )
-            variant = self._fast.get(fast)
-            if variant is None:
-                variant = self._lookup(fast, args, None, offset_provider)
-            variant(args)
+            if self._last_stub(args, offset_provider):
+                return
+            self._call_general(args, None, offset_provider)
             return
         out = kwargs.pop("out")
         domain = kwargs.pop("domain", None)
@@ -215,16 +236,33 @@ class ProgramPool:
             args = self._bind(args, kwargs)
         domain_dims, bounds = _domain_bounds(domain)
         call_args = (*args, out, *bounds)
-        fast = (
-            tuple([arguments.argument_key(a) for a in call_args]),
-            tuple([call_args[i] for i in self._static_indices]),
+        if domain_dims == self._last_domain_dims and self._last_stub(call_args, offset_provider):
+            return
+        self._call_general(call_args, domain_dims, offset_provider)
+
+    def _call_general(self, args: tuple[Any, ...], domain_dims: Any, offset_provider: Any) -> None:
+        """A call the last stub did not take: find the variant by its fast key, then make the
+        stub of these argument kinds the one tried first."""
+        given = len(args) - 2 * len(domain_dims or ())
+        if given != len(self._names):
+            raise TypeError(
+                f"{self.definition.__name__}() takes {len(self._names)} argument(s) "
+                f"({', '.join(self._names)}), got {given}"
+            )
+        fast: Any = (
+            tuple([arguments.argument_key(a) for a in args]),
+            tuple([args[i] for i in self._static_indices]),
             domain_dims,
             _provider_key(offset_provider),
         )
         variant = self._fast.get(fast)
         if variant is None:
-            variant = self._lookup(fast, call_args, domain_dims, offset_provider)
-        variant(call_args)
+            variant = self._lookup(fast, args, domain_dims, offset_provider)
+        stub = self._stubs.get(fast, _call_stubs.never)
+        if stub is _call_stubs.never and fast not in self._stubs:
+            stub = self._stubs[fast] = variant.stub(args, offset_provider) or _call_stubs.never
+        self._last_stub, self._last_domain_dims = stub, domain_dims
+        variant(args)
 
     def _bind(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
         if self._binder is None:
@@ -419,7 +457,16 @@ class ProgramPool:
             "ir": program,
             "ir_optimized": optimized,
         }
-        return _Prepared(key, optimized, stages, converters, tables, table_dtypes, started)
+        return _Prepared(
+            key,
+            optimized,
+            stages,
+            converters,
+            tables,
+            table_dtypes,
+            started,
+            (names, list(types_), params),
+        )
 
     def _finish(self, prepared: _Prepared, artifact: Any) -> Variant:
         compiler = self.backend.compiler
@@ -431,7 +478,14 @@ class ProgramPool:
         _dump_stages(self.definition.__name__, _variant_label(prepared.key, self._names), stages)
         from .. import metrics
 
-        parts = (prepared.key, entry, prepared.converters, prepared.tables, stages)
+        parts = (
+            prepared.key,
+            entry,
+            prepared.converters,
+            prepared.tables,
+            stages,
+            prepared.argument_spec,
+        )
         if metrics.level() > 0:
             record = metrics.metrics_for(self.definition.__name__)
             record.variants += 1
