@@ -194,6 +194,9 @@ def test_operator_aot_compile_serves_out_calls_without_jit(cache_dir):
     message = str(info.value)
     assert "n: int32 = 7" in message and "n: int32 = 2" in message and "out: Field" in message
     assert len(pool.variants) == 2
+    descriptions = sorted(v.description for v in op.compiled_variants)
+    assert descriptions[0].startswith("(a: Field[[I], float64], n: int32 = 2, out: Field")
+    assert scale.compiled_variants == ()  # embedded: nothing is compiled
 
 
 def test_operator_aot_compile_of_a_tuple_result(cache_dir):

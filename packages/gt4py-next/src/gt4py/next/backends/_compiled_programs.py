@@ -59,7 +59,13 @@ class VariantKey:
 class Variant:
     """One compiled variant: the loaded entry point and how to feed it."""
 
-    __slots__ = ("argument_spec", "converters", "entry", "key", "stages", "tables")
+    __slots__ = ("argument_spec", "converters", "description", "entry", "key", "stages", "tables")
+
+    # What this variant was compiled for: argument types, static values, offset provider.
+    description: str
+
+    def __repr__(self) -> str:
+        return f"<compiled variant {self.description}>"
 
     def __init__(
         self,
@@ -486,12 +492,16 @@ class ProgramPool:
             stages,
             prepared.argument_spec,
         )
+        variant: Variant
         if metrics.level() > 0:
             record = metrics.metrics_for(self.definition.__name__)
             record.variants += 1
             record.compile_time_s += stages["compile_seconds"]
-            return TimedVariant(record, *parts)
-        return Variant(*parts)
+            variant = TimedVariant(record, *parts)
+        else:
+            variant = Variant(*parts)
+        variant.description = prepared.key.describe(self._names)
+        return variant
 
 
 def _ignore_static(value: Any, out: list[Any]) -> None:

@@ -123,6 +123,11 @@ class FieldOperator:
             self, args, {**kwargs, "out": out, "domain": domain}, offset_provider=offset_provider
         )
 
+    @property
+    def compiled_variants(self) -> tuple[Any, ...]:
+        """The variants compiled on this operator's backend so far (see ``Program``)."""
+        return _compiled_variants(self)
+
     def compile(self, offset_provider: Any = None, **static_arguments: Any) -> Any:
         """Compile ahead of time (compiled backends only) the call ``op(*args, out=...,
         offset_provider=...)``, ``out`` typed as the operator's result: one variant per
@@ -287,6 +292,15 @@ class Program:
             return
         self.backend.run(self, args, kwargs, offset_provider=offset_provider)  # type: ignore[attr-defined]
 
+    @property
+    def compiled_variants(self) -> tuple[Any, ...]:
+        """The variants compiled on this program's backend so far (none on embedded backends).
+
+        Each has ``description`` (the argument types, static values and offset provider it was
+        compiled for) and ``stages``: the frontend definition, the IR before and after the
+        passes, the generated code, the built library and the compile time."""
+        return _compiled_variants(self)
+
     def compile(self, offset_provider: Any = None, **static_arguments: Any) -> Any:
         """Compile ahead of time (compiled backends only): ``compile(offset_provider=...,
         n=[1, 2])`` builds one variant per combination of the static arguments' values, from
@@ -296,6 +310,13 @@ class Program:
 
     def __repr__(self) -> str:
         return f"<program {self.__name__} on {self.backend.name}>"
+
+
+def _compiled_variants(entry: FieldOperator | Program) -> tuple[Any, ...]:
+    if entry._mode is ExecutionMode.EMBEDDED:
+        return ()
+    pool = entry.backend.pool(entry)  # type: ignore[attr-defined]
+    return tuple(pool.variants.values())
 
 
 def _compile(
