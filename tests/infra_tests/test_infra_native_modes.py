@@ -113,6 +113,8 @@ def test_auto_falls_back_to_static_when_the_backend_cannot_load_the_probe(
 
     recorded = json.loads((toolchain_dir / "toolchain.json").read_text())
     assert recorded["nanobind_mode"] == "static"
+    # nanobind's library was compiled in unity chunks, not CMake's eleven translation units.
+    assert list((toolchain_dir / "static" / "build" / "unity").glob("chunk*.o"))
     assert any(
         pathlib.Path(token).name.startswith("libnanobind") for token in recorded["link_command"]
     )

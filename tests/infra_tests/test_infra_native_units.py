@@ -290,6 +290,28 @@ def test_recorded_link_command_has_slots_and_absolute_library(tmp_path: pathlib.
     ]
 
 
+def test_only_the_support_library_is_built_before_the_self_test() -> None:
+    static = (
+        ": && /usr/bin/c++ -fPIC -O3 -shared -o gt4py_native_probe.so "
+        "CMakeFiles/gt4py_native_probe.dir/probe.cpp.o libnanobind-static.a && :"
+    )
+    split = ": && /usr/bin/c++ -shared -o gt4py_native_probe.abi3.so CMakeFiles/gt4py_native_probe.dir/probe.cpp.o && :"
+    assert _toolchain._linked_build_files(static) == ["libnanobind-static.a"]
+    assert _toolchain._linked_build_files(split) == []  # split mode: CMake builds nothing
+
+
+def test_support_library_chunks_are_balanced(tmp_path: pathlib.Path) -> None:
+    from gt4py.infra.native import _support_library
+
+    sizes = {"a.cpp": 90, "b.cpp": 60, "c.cpp": 50, "d.cpp": 40, "e.cpp": 5}
+    for name, size in sizes.items():
+        (tmp_path / name).write_text("x" * size)
+    chunks = _support_library._balanced([tmp_path / n for n in sizes], 2)
+    totals = sorted(sum(sizes[p.name] for p in chunk) for chunk in chunks)
+    assert totals == [115, 130]  # largest first, each to the lighter chunk
+    assert _support_library._balanced([tmp_path / "a.cpp"], 2) == [[tmp_path / "a.cpp"]]
+
+
 def test_recorded_link_command_drops_cmakes_link_dependency_file(tmp_path: pathlib.Path) -> None:
     # Newer CMake with GNU ld >= 2.35 adds it; it points into the probe's build directory.
     line = (

@@ -11,9 +11,9 @@ nanobind's runtime comes one of two ways (the ``nanobind_mode`` setting, ADR 001
 - *split*: modules target Python's stable ABI and call into the prebuilt ``nanobind-backend``
   package at import; nothing of nanobind is compiled, so setting up costs one CMake configure
   and the self-test (about 2 s instead of 10-15 s).
-- *static*: Ninja builds nanobind's support library once per toolchain, and every module links
-  it statically (nanobind's classic mode; for interpreters or compilers the backend cannot
-  serve).
+- *static*: nanobind's support library is compiled once per toolchain (in unity chunks, see
+  ``_support_library``), and every module links it statically (nanobind's classic mode; for
+  interpreters or compilers the backend cannot serve).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from typing import Any, Final, Literal
 
 from gt4py.infra import caching, config
 
-from . import _tools
+from . import _support_library, _tools
 from ._errors import ToolchainError
 from ._failed_builds import keep_failed_build
 
@@ -302,10 +302,17 @@ def _set_up_mode(spec: ToolchainSpec, mode: NanobindMode, mode_dir: pathlib.Path
     link_line = commands.stdout.strip().splitlines()[-1]
     libraries = _linked_build_files(link_line)
     if libraries:
-        # nanobind's support library (static mode) is built by CMake's rules; the probe itself
-        # is compiled by the self-test, with the recorded commands.
-        jobs = str(config.get("build_jobs"))
-        build = _tools.run_tool(spec.ninja, ["-C", str(build_dir), "-j", jobs, *libraries])
+        # nanobind's support library (static mode); the probe itself is compiled by the
+        # self-test, with the recorded commands.
+        jobs = int(config.get("build_jobs"))
+        chunked = (
+            _support_library.build_in_chunks(build_dir, libraries[0], jobs)
+            if len(libraries) == 1
+            else None
+        )
+        build = chunked or _tools.run_tool(
+            spec.ninja, ["-C", str(build_dir), "-j", str(jobs), *libraries]
+        )
         if build.returncode != 0:
             raise fail("building nanobind's support library", build)
     compile_command = _recorded_compile_command(build_dir, probe_dir / "probe.cpp")
@@ -384,12 +391,15 @@ def _recorded_compile_command(build_dir: pathlib.Path, probe_source: pathlib.Pat
 
 def _linked_build_files(line: str) -> list[str]:
     """Files of the probe's build that its link line takes, besides the probe's own object."""
+    tokens = shlex.split(line)
+    outputs = {tokens[i + 1] for i, token in enumerate(tokens[:-1]) if token == "-o"}
     return [
         token
-        for token in shlex.split(line)
+        for token in tokens
         if not token.startswith("-")
         and not os.path.isabs(token)
         and token not in {"&&", ":"}
+        and token not in outputs
         and f"{_PROBE_MODULE}.dir" not in token
     ]
 
