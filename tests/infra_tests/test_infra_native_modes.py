@@ -10,6 +10,8 @@ import json
 import logging
 import os
 import pathlib
+import shutil
+import stat
 import sys
 import sysconfig
 
@@ -121,3 +123,31 @@ def test_auto_falls_back_to_static_when_the_backend_cannot_load_the_probe(
     assert "fake backend: built for another platform ABI" in caplog.text
     assert path.name == "mode_adder" + str(sysconfig.get_config_var("EXT_SUFFIX"))
     assert module.add(40, 2) == 42
+
+
+@pytest.mark.slow
+def test_a_failing_support_library_chunk_is_a_toolchain_error_with_the_compiler_output(
+    tmp_path: pathlib.Path,
+) -> None:
+    for tool in ("nanobind", "cmake", "ninja"):
+        pytest.importorskip(tool)
+    real = shutil.which("c++") or shutil.which("g++")
+    if real is None:
+        pytest.skip("no C++ compiler on PATH")
+    wrapper = tmp_path / "refuses-chunks-c++"
+    wrapper.write_text(
+        "#!/bin/sh\n"
+        'case "$*" in *unity/chunk*) echo "chunk refused by the test compiler" >&2; exit 1;; esac\n'
+        f'exec "{real}" "$@"\n'
+    )
+    wrapper.chmod(wrapper.stat().st_mode | stat.S_IXUSR)
+    with (
+        config.overrides(
+            build_cache_dir=tmp_path / "cache", cxx_compiler=str(wrapper), nanobind_mode="static"
+        ),
+        pytest.raises(native.ToolchainError, match="building nanobind's support library") as info,
+    ):
+        native.prepare_toolchain()
+    assert "chunk refused by the test compiler" in info.value.output
+    assert "unity/chunk" in info.value.output  # the failing command is shown
+    assert not list((tmp_path / "cache" / "native" / "toolchains").glob("_dirs/*/toolchain.json"))

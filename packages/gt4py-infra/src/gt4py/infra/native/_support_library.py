@@ -19,6 +19,8 @@ import shlex
 import subprocess
 from collections.abc import Sequence
 
+from . import _tools
+
 
 def build_in_chunks(
     build_dir: pathlib.Path, library: str, jobs: int
@@ -52,41 +54,16 @@ def build_in_chunks(
         objects.append(chunk_dir / f"chunk{index}.o")
         compiles.append([*flags, "-c", str(source), "-o", str(objects[-1])])
     # One process per chunk, all at once: there are at most `jobs` of them.
-    running = [
-        (
-            command,
-            subprocess.Popen(
-                command,
-                cwd=build_dir,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT,
-                text=True,
-                errors="replace",
-            ),
-        )
-        for command in compiles
-    ]
-    results = []
-    for command, process in running:  # a chunk whose pipe is full waits for its turn here
-        output = process.communicate()[0]
-        results.append(subprocess.CompletedProcess(command, process.returncode, output))
-    for completed in results:
-        if completed.returncode != 0:
-            return _described(completed)
-    output = build_dir / library
-    output.unlink(missing_ok=True)
-    archive = [archiver, "rcs", str(output), *map(str, objects)]
-    return _described(
-        subprocess.run(
-            archive,
-            cwd=build_dir,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            errors="replace",
-            check=False,
-        )
-    )
+    running = [(c, _tools.start_command(c, cwd=build_dir, role="C++ compiler")) for c in compiles]
+    # A chunk whose pipe is full waits for its turn here; all are read before any is judged.
+    results = [(c, p.communicate()[0], p.returncode) for c, p in running]
+    for command, output, returncode in results:
+        if returncode != 0:
+            return _described(subprocess.CompletedProcess(command, returncode, output))
+    output_path = build_dir / library
+    output_path.unlink(missing_ok=True)
+    archive = [archiver, "rcs", str(output_path), *map(str, objects)]
+    return _described(_tools.run_command(archive, cwd=build_dir, role="archiver"))
 
 
 def _described(completed: subprocess.CompletedProcess[str]) -> subprocess.CompletedProcess[str]:

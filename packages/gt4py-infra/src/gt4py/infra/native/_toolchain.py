@@ -477,15 +477,7 @@ def _self_test(
         ("loading", [sys.executable, "-c", _SELF_TEST, _PROBE_MODULE, str(module_path)]),
     ]
     for step, command in steps:
-        completed = subprocess.run(
-            command,
-            cwd=test_dir,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            errors="replace",
-            check=False,
-        )
+        completed = _tools.run_command(command, cwd=test_dir)
         if completed.returncode != 0 or (step == "loading" and completed.stdout.strip() != "42"):
             kept = keep_failed_build(entry_dir, key, "toolchain")
             error = _ProbeLoadError if step == "loading" else ToolchainError

@@ -125,22 +125,39 @@ def free_threaded_python() -> bool:
     return bool(sysconfig.get_config_var("Py_GIL_DISABLED"))
 
 
-def run_tool(
-    tool: Tool, args: Sequence[str], *, cwd: str | os.PathLike[str] | None = None
-) -> subprocess.CompletedProcess[str]:
-    """Run ``tool`` with stdout and stderr merged; a tool that cannot start is a ToolchainError."""
+def start_command(
+    command: Sequence[str], *, cwd: str | os.PathLike[str] | None = None, role: str = ""
+) -> subprocess.Popen[str]:
+    """Start ``command``, its stdout and stderr merged into one text pipe; a command that cannot
+    start is a ToolchainError (``role`` names it there, e.g. "C++ compiler")."""
     try:
-        return subprocess.run(
-            [tool.path, *args],
+        return subprocess.Popen(
+            list(command),
             cwd=cwd,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
             errors="replace",
-            check=False,
         )
     except OSError as error:
-        raise ToolchainError(f"cannot run the {tool.role} {tool.path}: {error}") from error
+        what = f"the {role} {command[0]}" if role else command[0]
+        raise ToolchainError(f"cannot run {what}: {error}") from error
+
+
+def run_command(
+    command: Sequence[str], *, cwd: str | os.PathLike[str] | None = None, role: str = ""
+) -> subprocess.CompletedProcess[str]:
+    """Run ``command`` to its end (see ``start_command``)."""
+    process = start_command(command, cwd=cwd, role=role)
+    output = process.communicate()[0]
+    return subprocess.CompletedProcess(list(command), process.returncode, output)
+
+
+def run_tool(
+    tool: Tool, args: Sequence[str], *, cwd: str | os.PathLike[str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run ``tool`` with stdout and stderr merged; a tool that cannot start is a ToolchainError."""
+    return run_command([tool.path, *args], cwd=cwd, role=tool.role)
 
 
 def _is_executable(path: str) -> bool:
