@@ -11,12 +11,14 @@ import logging
 import pathlib
 import threading
 from collections.abc import Iterator
-
-import filelock
+from typing import TYPE_CHECKING
 
 from ._atomic import RACE_ATTEMPTS, cache_error_from, make_directory, race_backoff
 from ._errors import CacheError
 
+
+if TYPE_CHECKING:
+    import filelock
 
 _logger = logging.getLogger("gt4py.infra.caching")
 _held = threading.local()
@@ -41,6 +43,9 @@ def build_lock(lock_path: pathlib.Path, *, entry: str) -> Iterator[None]:
 
 
 def _acquire(lock_path: pathlib.Path, entry: str) -> filelock.BaseFileLock:
+    # Imported on the first build, not with the cache: a hit takes no lock.
+    import filelock
+
     for attempt in range(RACE_ATTEMPTS):
         make_directory(lock_path.parent)
         lock = filelock.FileLock(lock_path)
@@ -65,6 +70,8 @@ def _acquire(lock_path: pathlib.Path, entry: str) -> filelock.BaseFileLock:
 
 def try_lock(lock_path: pathlib.Path) -> filelock.BaseFileLock | None:
     """The lock ``lock_path`` acquired without waiting, or None if someone holds it."""
+    import filelock
+
     lock = filelock.FileLock(lock_path)
     try:
         lock.acquire(timeout=0)
