@@ -267,8 +267,11 @@ def _set_up_mode(spec: ToolchainSpec, mode: NanobindMode, mode_dir: pathlib.Path
     (probe_dir / "CMakeLists.txt").write_text(_probe_cmakelists(mode), encoding="utf-8")
     (probe_dir / "probe.cpp").write_text(_PROBE_SOURCE, encoding="utf-8")
 
+    # Failed attempts are kept per mode: auto's static attempt must not find split's copy.
+    attempt_key = caching.CacheKey({**spec.key.parts, "attempted_mode": mode})
+
     def fail(step: str, completed: subprocess.CompletedProcess[str]) -> ToolchainError:
-        kept = keep_failed_build(mode_dir, spec.key, "toolchain")
+        kept = keep_failed_build(mode_dir, attempt_key, "toolchain")
         return ToolchainError(
             f"setting up the native toolchain (C++ compiler {spec.cxx.path}, nanobind {mode} "
             f"mode) failed while {step}; the probe project is kept in {kept}\n"
@@ -318,7 +321,7 @@ def _set_up_mode(spec: ToolchainSpec, mode: NanobindMode, mode_dir: pathlib.Path
     compile_command = _recorded_compile_command(build_dir, probe_dir / "probe.cpp")
     link_command = _recorded_link_command(link_line, build_dir)
     _self_test(
-        compile_command, link_command, probe_dir / "probe.cpp", module_file, spec.key, mode_dir
+        compile_command, link_command, probe_dir / "probe.cpp", module_file, attempt_key, mode_dir
     )
 
     openmp_found, _, openmp_flags = (
