@@ -306,14 +306,9 @@ class CppGenerator:
         points = f"points{ids[dims[0]] if dims else 0}"
         if isinstance(statement, ir.Apply):
             loops = dims
-            inner: list[str] = []
-            temps = []
-            for value in statement.values:
-                temp = f"v{next(self._counter)}"
-                temps.append(temp)
-                inner.append(f"const auto {temp} = {self.expr(value, position)};")
-            for output, temp in zip(statement.outputs, temps, strict=True):
-                inner.append(self._write(output, temp, position))
+            if len(loops) >= 2:
+                return "\n".join(self._vectorized_nest(statement, lines, ids, loops, points))
+            inner = self._apply_body(statement, position)
         else:
             loops = [d for d in dims if d != statement.axis]
             axis = statement.axis
@@ -338,8 +333,6 @@ class CppGenerator:
             for output, carry in zip(statement.outputs, statement.carries, strict=True):
                 inner.append("  " + self._write(output, carry, position))
             inner.append("}")
-        if isinstance(statement, ir.Apply) and len(loops) >= 2:
-            return "\n".join(self._vectorized_nest(statement, lines, ids, loops, points))
         code = ["  {", *lines]
         depth = 1
         if loops:
@@ -360,6 +353,18 @@ class CppGenerator:
         code.append("  }")
         return "\n".join(code)
 
+    def _apply_body(self, statement: ir.Apply, position: dict[str, str]) -> list[str]:
+        """One point of an ``Apply``: every value into a temporary, then the writes."""
+        body: list[str] = []
+        temps = []
+        for value in statement.values:
+            temp = f"v{next(self._counter)}"
+            temps.append(temp)
+            body.append(f"const auto {temp} = {self.expr(value, position)};")
+        for output, temp in zip(statement.outputs, temps, strict=True):
+            body.append(self._write(output, temp, position))
+        return body
+
     def _vectorized_nest(
         self,
         statement: ir.Apply,
@@ -374,14 +379,7 @@ class CppGenerator:
         position = {d: f"i_{d}" for d in loops}
         self._hoist, self._hoist_names, self._hoisted = [], {f"i_{d}" for d in outer}, {}
         try:
-            inner: list[str] = []
-            temps = []
-            for value in statement.values:
-                temp = f"v{next(self._counter)}"
-                temps.append(temp)
-                inner.append(f"const auto {temp} = {self.expr(value, position)};")
-            for output, temp in zip(statement.outputs, temps, strict=True):
-                inner.append(self._write(output, temp, position))
+            inner = self._apply_body(statement, position)
             hoisted = self._hoist
         finally:
             self._hoist, self._hoist_names, self._hoisted = None, set(), {}
