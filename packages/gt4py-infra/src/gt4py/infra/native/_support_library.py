@@ -86,12 +86,13 @@ def _without_file_flags(tokens: Sequence[str]) -> list[str]:
 
 def _balanced(sources: Sequence[pathlib.Path], count: int) -> list[list[pathlib.Path]]:
     """``count`` chunks of about equal total source size (largest first, each to the lightest)."""
+    size = {source: os.path.getsize(source) for source in sources}
     chunks: list[list[pathlib.Path]] = [[] for _ in range(count)]
-    sizes = [0] * count
-    for source in sorted(sources, key=lambda s: -os.path.getsize(s)):
-        lightest = sizes.index(min(sizes))
+    totals = [0] * count
+    for source in sorted(sources, key=lambda s: -size[s]):
+        lightest = totals.index(min(totals))
         chunks[lightest].append(source)
-        sizes[lightest] += os.path.getsize(source)
+        totals[lightest] += size[source]
     return [chunk for chunk in chunks if chunk]
 
 

@@ -172,13 +172,14 @@ def toolchain_spec(build_type: str) -> ToolchainSpec:
     cxx = _tools.find_cxx()
     cmake = _tools.find_cmake()
     ninja = _tools.find_ninja()
-    modes, backend = _nanobind_modes()
+    nanobind = _tools.nanobind_version()
+    modes, backend = _nanobind_modes(nanobind)
     parts: Mapping[str, str] = {
         "format": _TOOLCHAIN_FORMAT,
         "compiler": cxx.identity,
         "cmake": cmake.identity,
         "ninja": ninja.identity,
-        "nanobind": _tools.nanobind_version(),
+        "nanobind": nanobind,
         "python": python_identity(),
         "platform": f"{sys.platform} {platform.machine()}",
         "build_type": build_type,
@@ -192,13 +193,13 @@ def toolchain_spec(build_type: str) -> ToolchainSpec:
     return ToolchainSpec(cxx, cmake, ninja, build_type, modes, caching.CacheKey(parts))
 
 
-def _nanobind_modes() -> tuple[tuple[NanobindMode, ...], str | None]:
+def _nanobind_modes(nanobind_version: str) -> tuple[tuple[NanobindMode, ...], str | None]:
     """The nanobind modes to set up a toolchain with (in order) and the backend they use."""
     requested = config.get("nanobind_mode")
     if requested == "static":
         return ("static",), None
     backend = _tools.nanobind_backend_identity()
-    major = _tools.nanobind_version().split(".", 1)[0]
+    major = nanobind_version.split(".", 1)[0]
     problem = (
         "the nanobind-backend package is not installed"
         if backend is None
