@@ -119,20 +119,23 @@ def test_astype():
         gtx.astype(f, np.complex128)
 
 
-def test_dtype_constructors_on_scalars_and_fields():
-    """DESIGN §9: `gtx.float32(...)` works like the imported builtin, on scalars and fields."""
-    f = gtx.as_field([I], np.array([1.5, 2.5]))
-    assert gtx.float32(f).dtype == np.float32
-    assert gtx.int32(f).asnumpy().tolist() == [1, 2]
-    assert gtx.bool(gtx.as_field([I], np.array([0, 3]))).asnumpy().tolist() == [False, True]
+def test_scalar_types_are_numpys():
+    """Released gt4py's contract (issue 12): gtx.float64 is numpy.float64, gtx.bool is bool."""
+    assert gtx.float64 is np.float64 and gtx.int32 is np.int32 and gtx.bool is bool
     value = gtx.float32(2.5)
     assert type(value) is np.float32 and value == 2.5
     assert isinstance(np.float32(1.0), gtx.float32) and not isinstance(1.0, gtx.float32)
-    assert issubclass(gtx.float64, np.floating)
     assert np.dtype(gtx.int16) == np.int16 and np.dtype(gtx.bool) == np.bool_
-    assert gtx.uint8(200) == 200 and gtx.int8(5).dtype == np.int8
-    assert gtx.float64((1, 2)) == (1.0, 2.0)
     assert fbuiltins.TYPE_BUILTINS["float64"] is gtx.float64
+
+
+def test_scalar_types_can_be_subclassed_as_enums():
+    import enum
+
+    class Constants(gtx.float64, enum.Enum):
+        ALPHA = 0.5
+
+    assert Constants.ALPHA * 2 == 1.0 and isinstance(Constants.ALPHA, gtx.float64)
 
 
 def test_broadcast():

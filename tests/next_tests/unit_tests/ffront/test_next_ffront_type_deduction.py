@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import typing
 
 import numpy as np
 import pytest
@@ -86,9 +87,51 @@ def test_tuples_scalars_and_integer_literals() -> None:
 def test_builtins_as_attributes_and_dtype_constructors() -> None:
     @gtx.field_operator
     def attrs(a: IJField) -> Field[[I, J], float32]:
-        return gtx.float32(gtx.where(a > 0.0, a, -a))
+        return gtx.astype(gtx.where(a > 0.0, a, -a), gtx.float32) * gtx.float32(2.0)
 
     assert _returns(attrs).dtype == np.dtype(np.float32)  # type: ignore[attr-defined]
+
+
+def test_dtype_constructor_on_a_field_names_astype() -> None:
+    """gtx.float32 is numpy's type (as released): fields are cast with astype."""
+    with pytest.raises(errors.DSLTypeError, match=r"cast a field with astype\(value, float32\)"):
+
+        @gtx.field_operator
+        def cast(a: IJField) -> Field[[I, J], float32]:
+            return gtx.float32(a)
+
+
+T = typing.TypeVar("T", float64, float32)
+IJGeneric: typing.TypeAlias = Field[gtx.Dims[I, J], T]  # type: ignore[valid-type]
+
+
+def test_generic_field_aliases() -> None:
+    """icon4py's `CellKField: TypeAlias = Field[Dims[Cell, K], T]`, used as CellKField[wp]."""
+    assert IJGeneric.__parameters__ == (T,)
+
+    @gtx.field_operator
+    def scale(a: IJGeneric[float64], s: float64) -> IJGeneric[float64]:
+        return a * s
+
+    assert _returns(scale) == ts.FieldType((I, J), np.dtype(np.float64))
+    with pytest.raises(errors.InvalidParameterAnnotationError, match="is generic"):
+
+        @gtx.field_operator
+        def unbound(a: IJGeneric) -> IJGeneric[float64]:
+            return a
+
+
+def test_enum_and_module_constants() -> None:
+    import enum
+
+    class Constants(float64, enum.Enum):
+        ALPHA = 0.25
+
+    @gtx.field_operator
+    def scaled(a: IJField) -> IJField:
+        return a * Constants.ALPHA + np.pi
+
+    assert _returns(scaled) == ts.FieldType((I, J), np.dtype(np.float64))
 
 
 def test_dataclass_arguments() -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -42,14 +42,29 @@ _SUPPORTED_DTYPES = frozenset(SCALAR_TYPES.values())
 class FieldAnnotation:
     """The type written as ``Field[Dims[I, J], float64]``: its dimensions and dtype.
 
-    ``dims`` is ``None`` for ``Field[..., dtype]`` (any dimensions).
+    ``dims`` is ``None`` for ``Field[..., dtype]`` (any dimensions). The dtype may be a
+    ``typing.TypeVar`` (``CellField = Field[Dims[Cell], T]``): such a generic annotation is
+    made concrete by subscripting it, ``CellField[float64]``, as with typing's generic aliases.
     """
 
     __slots__ = ("dims", "dtype")
 
     def __init__(self, dims: Sequence[Dimension] | None, dtype: object) -> None:
         self.dims = None if dims is None else Dims(dims)
-        self.dtype = scalar_dtype(dtype)
+        self.dtype: Any = dtype if isinstance(dtype, TypeVar) else scalar_dtype(dtype)
+
+    @property
+    def __parameters__(self) -> tuple[TypeVar, ...]:
+        return (self.dtype,) if isinstance(self.dtype, TypeVar) else ()
+
+    def __getitem__(self, dtype: object) -> FieldAnnotation:
+        if not self.__parameters__:
+            raise TypeError(f"{self!r} is not generic: it has no type variable to substitute")
+        if isinstance(dtype, tuple):
+            if len(dtype) != 1:
+                raise TypeError(f"{self!r} takes one type argument, got {len(dtype)}")
+            (dtype,) = dtype
+        return FieldAnnotation(self.dims, dtype)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, FieldAnnotation):
@@ -61,7 +76,8 @@ class FieldAnnotation:
 
     def __repr__(self) -> str:
         dims = "..." if self.dims is None else repr(self.dims)
-        return f"Field[{dims}, {self.dtype.name}]"
+        dtype = self.dtype if isinstance(self.dtype, TypeVar) else self.dtype.name
+        return f"Field[{dims}, {dtype}]"
 
 
 def _field_annotation(params: object) -> FieldAnnotation:

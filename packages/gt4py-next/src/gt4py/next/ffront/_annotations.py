@@ -25,12 +25,18 @@ _PYTHON_SCALARS = {float: np.dtype(np.float64), int: np.dtype(np.int64), bool: n
 
 def type_from_annotation(annotation: Any) -> ts.TypeSpec:
     """The type a parameter or return annotation declares."""
+    annotation = _resolve_alias(annotation)
     if isinstance(annotation, FieldAnnotation):
+        if isinstance(annotation.dtype, typing.TypeVar):
+            raise AnnotationError(
+                f"{annotation!r} is generic: give its type variable a dtype, e.g. "
+                "CellField[gtx.float64]"
+            )
         return ts.FieldType(annotation.dims, annotation.dtype)
-    if annotation in _PYTHON_SCALARS:
+    if isinstance(annotation, type) and annotation in _PYTHON_SCALARS:
         return ts.ScalarType(_PYTHON_SCALARS[annotation])
     if (
-        annotation in SCALAR_TYPES
+        (isinstance(annotation, type) and annotation in SCALAR_TYPES)
         or isinstance(annotation, np.dtype)
         or (isinstance(annotation, type) and issubclass(annotation, np.generic))
     ):
@@ -53,6 +59,24 @@ def type_from_annotation(annotation: Any) -> ts.TypeSpec:
         "scalar type (gtx.float64, gtx.int32, float, int, bool), a tuple[...] of these, or a "
         "dataclass / NamedTuple of these"
     )
+
+
+def _resolve_alias(annotation: Any) -> Any:
+    """``type X[T] = Field[...]`` aliases (Python 3.12): their value, parameters substituted."""
+    alias_type = getattr(typing, "TypeAliasType", None)
+    if alias_type is None:
+        return annotation
+    if isinstance(annotation, alias_type):
+        return _resolve_alias(annotation.__value__)
+    origin = typing.get_origin(annotation)
+    if isinstance(origin, alias_type):
+        value = _resolve_alias(origin.__value__)
+        params = origin.__type_params__
+        args = typing.get_args(annotation)
+        if isinstance(value, FieldAnnotation) and len(params) == len(args) == 1:
+            return value[args[0]] if value.dtype is params[0] else value
+        raise AnnotationError(f"cannot substitute {args} into the alias {origin.__name__}")
+    return annotation
 
 
 def _is_namedtuple(cls: type) -> bool:
@@ -97,7 +121,7 @@ def type_of_value(value: Any) -> ts.TypeSpec | None:
         return ts.CallableType("operator", value)
     if isinstance(value, Program):
         return ts.CallableType("program", value)
-    if value in SCALAR_TYPES or value in _PYTHON_SCALARS:
+    if isinstance(value, type) and (value in SCALAR_TYPES or value in _PYTHON_SCALARS):
         return ts.DTypeType(scalar_dtype(value))
     if isinstance(value, type) and issubclass(value, np.generic):
         try:

@@ -23,6 +23,7 @@ from ..errors import DSLError
 
 
 _MISSING = object()
+MISSING: Any = _MISSING  # what lookup() returns for an unknown name
 
 
 @dataclasses.dataclass(frozen=True)

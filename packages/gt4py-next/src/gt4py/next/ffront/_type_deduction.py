@@ -26,7 +26,7 @@ from ..errors import (
 )
 from . import fbuiltins, type_specifications as ts
 from ._annotations import AnnotationError, type_from_annotation, type_of_value
-from ._source import SourceDefinition, is_missing
+from ._source import MISSING, SourceDefinition, is_missing
 
 
 _BOOL = np.dtype(np.bool_)
@@ -336,6 +336,12 @@ class OperatorTypeDeduction:
             if type_ is None:
                 self.error(node, f"'{ast.unparse(node)}' cannot be used inside an operator")
             return type_
+        value = self._global_attribute(node)
+        if not is_missing(value):
+            type_ = type_of_value(value)
+            if type_ is None:
+                self.error(node, f"'{ast.unparse(node)}' cannot be used inside an operator")
+            return type_
         if isinstance(base, ts.NamedCollectionType):
             member = base.member(node.attr)
             if member is None:
@@ -346,6 +352,19 @@ class OperatorTypeDeduction:
                 )
             return member
         self.error(node, f"{base} has no attribute '{node.attr}'", MissingAttributeError)
+
+    def _global_attribute(self, node: ast.Attribute) -> Any:
+        """The value of ``Name.attr.attr`` rooted at a global (an enum member, a class
+        constant), or the missing marker."""
+        if isinstance(node.value, ast.Attribute):
+            base = self._global_attribute(node.value)
+        elif isinstance(node.value, ast.Name) and node.value.id not in self.symbols:
+            base = self.source.lookup(node.value.id)
+        else:
+            return MISSING
+        if is_missing(base):
+            return base
+        return getattr(base, node.attr, MISSING)
 
     def visit_Tuple(self, node: ast.Tuple) -> ts.TypeSpec:
         types_ = tuple(self.visit(e) for e in node.elts)
@@ -507,7 +526,13 @@ class OperatorTypeDeduction:
                 return self._operator_call(node, callee.target)
             self.error(node, "programs cannot be called from operators")
         if isinstance(callee, ts.DTypeType):
-            args = self._positional(node, 1, callee.dtype.name)
+            name = callee.dtype.name
+            args = self._positional(node, 1, name)
+            if _contains_field(args[0]):
+                self.error(
+                    node,
+                    f"{name}(...) converts scalars; cast a field with astype(value, {name})",
+                )
             return _with_dtype(self, node, args[0], callee.dtype)
         if isinstance(callee, ts.DimensionType):
             self.error(node, f"{callee} cannot be called inside an operator")
@@ -807,6 +832,12 @@ def _concrete(dtype: np.dtype[Any], type_: ts.TypeSpec) -> np.dtype[Any]:
 
 def _dims_of(type_: ts.TypeSpec) -> tuple[Dimension, ...] | None:
     return type_.dims if isinstance(type_, ts.FieldType) else None
+
+
+def _contains_field(value: ts.TypeSpec) -> bool:
+    if isinstance(value, ts.TupleType):
+        return any(_contains_field(t) for t in value.types)
+    return isinstance(value, ts.FieldType)
 
 
 def _with_dtype(

@@ -195,11 +195,25 @@ class ExpressionLowering:
             value = lookup(self.owner.function, node.id)
             if isinstance(value, (bool, int, float, np.generic)):
                 return value
+        if isinstance(node, ast.Attribute):
+            value = self.global_attribute(node)
+            if isinstance(value, (bool, int, float, np.generic)):
+                return value
         if isinstance(node, ast.BinOp):
             type_ = self.type_of(node)
             if isinstance(type_, ts.IntConstantType):
                 return type_.value
         return _MISSING
+
+    def global_attribute(self, node: ast.Attribute) -> Any:
+        """The value of ``module.CONST`` / ``Enum.MEMBER`` chains rooted at a global."""
+        if isinstance(node.value, ast.Attribute):
+            base = self.global_attribute(node.value)
+        elif isinstance(node.value, ast.Name) and node.value.id not in self.env:
+            base = lookup(self.owner.function, node.value.id)
+        else:
+            return _MISSING
+        return _MISSING if base is _MISSING else getattr(base, node.attr, _MISSING)
 
     def common_dtype(self, nodes: list[ast.expr]) -> np.dtype[Any] | None:
         for node in nodes:
@@ -236,6 +250,10 @@ class ExpressionLowering:
             members = self.expr(node.value)
             assert isinstance(members, tuple) and len(members) == len(base.names)
             return members[base.names.index(node.attr)]
+        value = self.global_attribute(node)
+        dtype_ = dtype_of(self.type_of(node))
+        if isinstance(value, (bool, int, float, np.generic)) and dtype_ is not None:
+            return literal(value, dtype or dtype_)
         raise self.error(node, f"'{ast.unparse(node)}' cannot be used as a value")
 
     def visit_Tuple(self, node: ast.Tuple, dtype: Any) -> Value:
