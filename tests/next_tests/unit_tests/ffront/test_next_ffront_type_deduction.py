@@ -271,10 +271,11 @@ def test_program_missing_out() -> None:
     def prog(a: Field[[I], float64], b: Field[[I], float64]):
         copy(a)  # MARK
 
+    program = gtx.program(prog)  # as released: the error is raised where the program is used
     with pytest.raises(
         errors.DSLTypeError, match="missing required keyword argument 'out'"
     ) as info:
-        gtx.program(prog)
+        program.definition_stage
     assert info.value.location.line == _line_of("# MARK", prog)
 
 
@@ -286,8 +287,9 @@ def test_program_out_of_wrong_type() -> None:
     def prog(a: Field[[I], float64], b: Field[[I], float32]):
         copy(a, out=b)  # MARK
 
+    program = gtx.program(prog)
     with pytest.raises(errors.DSLTypeError, match="does not fit 'out'") as info:
-        gtx.program(prog)
+        program.definition_stage
     assert info.value.location.line == _line_of("# MARK", prog)
 
 

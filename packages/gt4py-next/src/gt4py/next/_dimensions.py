@@ -68,6 +68,9 @@ class Dimension:
 
     __slots__ = ("_hash", "kind", "value")
 
+    # numpy scalars defer to the reflected operator: `np.int32(1) <= K` is `K >= 1`
+    __array_ufunc__ = None
+
     value: str
     kind: DimensionKind
     _hash: int

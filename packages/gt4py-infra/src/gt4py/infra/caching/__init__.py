@@ -19,6 +19,7 @@ from ._build_dir_cache import BuildDirCache as BuildDirCache
 from ._errors import CacheError as CacheError
 from ._file_cache import FileCache as FileCache
 from ._keys import CacheKey as CacheKey
+from ._source_digest import source_digest as source_digest
 
 
 __all__ = [
@@ -28,4 +29,5 @@ __all__ = [
     "FileCache",
     "atomic_publish_dir",
     "atomic_write_bytes",
+    "source_digest",
 ]

@@ -250,12 +250,12 @@ def common_dtype(values: Sequence[Any], what: str) -> np.dtype[Any] | None:
 
 
 def literal_dtype(values: Sequence[Any]) -> np.dtype[Any]:
-    """The dtype of an expression made only of Python literals (float > int > bool)."""
+    """The dtype of an expression made only of Python literals (float64 > int32 > bool)."""
     kinds = {type(v) for v in values}
     if float in kinds:
         return np.dtype(np.float64)
     if int in kinds:
-        return np.dtype(np.int64)
+        return np.dtype(np.int32)  # the DSL's default integer, as the frontend types literals
     return np.dtype(np.bool_)
 
 

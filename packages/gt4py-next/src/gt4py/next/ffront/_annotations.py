@@ -141,6 +141,8 @@ def type_of_value(value: Any) -> ts.TypeSpec | None:
             return None
     if isinstance(value, types.ModuleType):
         return ts.ModuleType(value)
+    if isinstance(value, type) and (dataclasses.is_dataclass(value) or _is_namedtuple(value)):
+        return ts.CallableType("constructor", value)
     if isinstance(value, tuple) and value and all(isinstance(v, Dimension) for v in value):
         return ts.DimsTupleType(value)
     return None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from collections.abc import Callable
 from typing import Any
 
@@ -82,6 +84,17 @@ def _check_scan(checker: OperatorTypeDeduction, init: Any) -> None:
 
 
 def _init_type(init: Any) -> ts.TypeSpec | None:
+    cls = type(init)
+    if dataclasses.is_dataclass(init) or (isinstance(init, tuple) and hasattr(cls, "_fields")):
+        names = (
+            tuple(f.name for f in dataclasses.fields(init))
+            if dataclasses.is_dataclass(init)
+            else tuple(cls._fields)
+        )
+        members = [_init_type(getattr(init, n)) for n in names]
+        if any(t is None for t in members):
+            return None
+        return ts.NamedCollectionType(cls, names, tuple(members))  # type: ignore[arg-type]
     if isinstance(init, tuple):
         types_ = [_init_type(v) for v in init]
         if any(t is None for t in types_):

@@ -97,6 +97,14 @@ class OperatorSignature:
                     self._accepts(a, e) for a, e in zip(actual.types, expected.types, strict=False)
                 )
             )
+        if isinstance(expected, ts.NamedCollectionType):
+            # a collection of fields for one of scalars with the same member names (icon4py's
+            # `Q` of fields passed where the scan declares its scalar twin `Q_scalar`)
+            return (
+                isinstance(actual, ts.NamedCollectionType)
+                and actual.names == expected.names
+                and all(map(self._accepts, actual.types, expected.types))
+            )
         if isinstance(actual, ts.FieldType) and isinstance(expected, ts.ScalarType):
             return actual.dtype == expected.dtype
         return ts.is_assignable(actual, expected)
@@ -117,7 +125,7 @@ class OperatorSignature:
 def _flatten(types: list[ts.TypeSpec]) -> list[ts.TypeSpec]:
     flat: list[ts.TypeSpec] = []
     for type_ in types:
-        if isinstance(type_, ts.TupleType):
+        if isinstance(type_, (ts.TupleType, ts.NamedCollectionType)):
             flat.extend(_flatten(list(type_.types)))
         else:
             flat.append(type_)
@@ -127,6 +135,9 @@ def _flatten(types: list[ts.TypeSpec]) -> list[ts.TypeSpec]:
 def _as_fields(type_: ts.TypeSpec, dims: tuple[Dimension, ...]) -> ts.TypeSpec:
     if isinstance(type_, ts.TupleType):
         return ts.TupleType(tuple(_as_fields(t, dims) for t in type_.types))
+    if isinstance(type_, ts.NamedCollectionType):
+        members = tuple(_as_fields(t, dims) for t in type_.types)
+        return ts.NamedCollectionType(type_.python_type, type_.names, members)
     if isinstance(type_, ts.FieldType):
         return type_
     dtype = ts.element_dtype(type_)

@@ -15,7 +15,7 @@ import os
 import textwrap
 import types
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 from gt4py.eve import SourceLocation
 
@@ -66,13 +66,15 @@ class SourceDefinition:
         if tree is None:
             location = source_location(filename, max(first_line, 1), 1)
             raise DSLError(location, f"'{function.__name__}' is not a 'def' function")
+        closure = _closure_values(function)
+        _DimensionOnTheRight(function, closure, tree).visit(tree)
         return cls(
             function=function,
             tree=tree,
             filename=filename,
             line_offset=max(first_line, 1) - 1,
             column_offset=column_offset,
-            closure=_closure_values(function),
+            closure=closure,
             caller_locals=_caller_locals() if _has_string_annotations(function) else {},
         )
 
@@ -145,6 +147,59 @@ def source_location(
     return SourceLocation(  # type: ignore[call-arg]  # eve datamodel fields are keywords
         filename=filename, line=line, column=column, end_line=end_line, end_column=end_column
     )
+
+
+class _DimensionOnTheRight(ast.NodeTransformer):
+    """Writes ``1 <= K`` as ``K >= 1``: domain conditions name their dimension on the left.
+
+    Only comparisons whose right operand is a global (or module attribute) holding a
+    ``Dimension`` are turned; the reflected comparison means the same for every number."""
+
+    _REFLECTED: ClassVar[dict[type, type]] = {
+        ast.Lt: ast.Gt,
+        ast.LtE: ast.GtE,
+        ast.Gt: ast.Lt,
+        ast.GtE: ast.LtE,
+        ast.Eq: ast.Eq,
+        ast.NotEq: ast.NotEq,
+    }
+
+    def __init__(self, function: Any, closure: dict[str, Any], tree: ast.FunctionDef) -> None:
+        self.function = function
+        self.closure = closure
+        arguments = tree.args
+        self.local_names = {
+            a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+        } | {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+
+    def _global(self, node: ast.expr) -> Any:
+        if isinstance(node, ast.Name):
+            if node.id in self.local_names:
+                return _MISSING
+            if node.id in self.closure:
+                return self.closure[node.id]
+            return self.function.__globals__.get(node.id, _MISSING)
+        if isinstance(node, ast.Attribute):
+            base = self._global(node.value)
+            return _MISSING if base is _MISSING else getattr(base, node.attr, _MISSING)
+        return _MISSING
+
+    def _is_dimension(self, node: ast.expr) -> bool:
+        from .._dimensions import Dimension
+
+        return isinstance(self._global(node), Dimension)
+
+    def visit_Compare(self, node: ast.Compare) -> ast.AST:
+        self.generic_visit(node)
+        if len(node.ops) != 1 or type(node.ops[0]) not in self._REFLECTED:
+            return node
+        left, right = node.left, node.comparators[0]
+        if self._is_dimension(right) and not self._is_dimension(left):
+            reflected = ast.Compare(
+                left=right, ops=[self._REFLECTED[type(node.ops[0])]()], comparators=[left]
+            )
+            return ast.copy_location(reflected, node)
+        return node
 
 
 def is_missing(value: Any) -> bool:

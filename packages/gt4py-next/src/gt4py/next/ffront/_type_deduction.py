@@ -9,6 +9,7 @@ Each typed expression is recorded in ``expression_types`` (node -> type).
 from __future__ import annotations
 
 import ast
+import types
 from collections.abc import Sequence
 from typing import Any, NoReturn, cast
 
@@ -31,6 +32,7 @@ from ._source import MISSING, SourceDefinition, is_missing
 
 _BOOL = np.dtype(np.bool_)
 _INT64 = np.dtype(np.int64)
+_INT32 = np.dtype(np.int32)
 _FLOAT64 = np.dtype(np.float64)
 
 _ARITHMETIC = {
@@ -136,7 +138,7 @@ class OperatorTypeDeduction:
             type_ = self._annotation_type(arg, annotations[arg.arg], f"parameter '{arg.arg}'")
             self.parameters.append((arg.arg, type_))
             self.symbols[arg.arg] = type_
-        if "return" in annotations:
+        if "return" in annotations and annotations["return"] not in (None, type(None)):
             where: ast.AST = tree.returns if tree.returns is not None else tree
             self.declared_return = self._annotation_type(where, annotations["return"], "return")
 
@@ -323,6 +325,12 @@ class OperatorTypeDeduction:
         return type_
 
     def visit_Attribute(self, node: ast.Attribute) -> ts.TypeSpec:
+        value = self._global_attribute(node)
+        if not is_missing(value) and not isinstance(value, types.ModuleType):
+            type_ = type_of_value(value)
+            if type_ is None:
+                self.error(node, f"'{ast.unparse(node)}' cannot be used inside an operator")
+            return type_
         base = self.visit(node.value)
         if isinstance(base, ts.ModuleType):
             value = getattr(base.value, node.attr, None)
@@ -332,12 +340,6 @@ class OperatorTypeDeduction:
                     f"module '{base.value.__name__}' has no attribute '{node.attr}'",
                     MissingAttributeError,
                 )
-            type_ = type_of_value(value)
-            if type_ is None:
-                self.error(node, f"'{ast.unparse(node)}' cannot be used inside an operator")
-            return type_
-        value = self._global_attribute(node)
-        if not is_missing(value):
             type_ = type_of_value(value)
             if type_ is None:
                 self.error(node, f"'{ast.unparse(node)}' cannot be used inside an operator")
@@ -388,10 +390,15 @@ class OperatorTypeDeduction:
                     f"index {index.value} is out of range for a tuple of {len(base.types)}",
                 )
             return base.types[index.value]
+        if isinstance(base, ts.FieldType) and isinstance(index, ts.LocalIndexType):
+            if base.dims is None or index.dim not in base.dims:
+                self.error(node, f"{base} has no dimension {index.dim.value} to index")
+            return ts.FieldType(tuple(d for d in base.dims if d != index.dim), base.dtype)
         if isinstance(base, ts.FieldType):
             self.error(
                 node,
-                "fields cannot be indexed inside operators; shift them with offsets (a(I + 1), "
+                "fields cannot be indexed inside operators (except one neighbour of a local "
+                "dimension, a[E2CDim(0)]); shift them with offsets (a(I + 1), "
                 "a(E2V[0])) and choose the output domain in the program",
                 DSLError,
             )
@@ -400,9 +407,12 @@ class OperatorTypeDeduction:
     def visit_UnaryOp(self, node: ast.UnaryOp) -> ts.TypeSpec:
         operand = self.visit(node.operand)
         if isinstance(node.op, ast.Not):
-            raise UnsupportedPythonFeatureError(
-                self.location(node), "'not'", "use '~' for logical negation"
-            )
+            if not (isinstance(operand, ts.ScalarType) and operand.dtype == _BOOL):
+                self.error(
+                    node,
+                    f"'not' negates a scalar bool, got {operand}; use '~' on bool fields",
+                )
+            return operand
         if isinstance(node.op, ast.Invert):
             if isinstance(operand, ts.DomainType):
                 return operand
@@ -524,9 +534,17 @@ class OperatorTypeDeduction:
                 return self._builtin_call(node, callee.target)
             if callee.kind == "operator":
                 return self._operator_call(node, callee.target)
+            if callee.kind == "constructor":
+                return self._construct(node, callee.target)
             self.error(node, "programs cannot be called from operators")
         if isinstance(callee, ts.DTypeType):
             name = callee.dtype.name
+            if _is_str_constant(node):
+                try:
+                    callee.dtype.type(node.args[0].value)  # type: ignore[attr-defined]
+                except ValueError:
+                    self.error(node, f"{ast.unparse(node)}: the string is not a {name} number")
+                return ts.ScalarType(callee.dtype)
             args = self._positional(node, 1, name)
             if _contains_field(args[0]):
                 self.error(
@@ -535,8 +553,30 @@ class OperatorTypeDeduction:
                 )
             return _with_dtype(self, node, args[0], callee.dtype)
         if isinstance(callee, ts.DimensionType):
+            if callee.dim.kind is DimensionKind.LOCAL:
+                (index,) = self._positional(node, 1, callee.dim.value)
+                if isinstance(index, ts.IntConstantType) and index.value >= 0:
+                    return ts.LocalIndexType(callee.dim, index.value)
+                self.error(node, f"{callee.dim.value}(...) needs a non-negative integer constant")
             self.error(node, f"{callee} cannot be called inside an operator")
         self.error(node, f"{callee} is not callable")
+
+    def _construct(self, node: ast.Call, cls: type) -> ts.TypeSpec:
+        """``State(u=a, v=b)``: a named collection of the members' own types."""
+        names = _member_names(cls)
+        values: dict[str, ts.TypeSpec] = {}
+        if len(node.args) > len(names):
+            self.error(node, f"{cls.__name__} has {len(names)} members, got {len(node.args)}")
+        for name, argument in zip(names, node.args, strict=False):
+            values[name] = self.visit(argument)
+        for keyword in node.keywords:
+            if keyword.arg not in names or keyword.arg in values:
+                self.error(keyword, f"{cls.__name__}: unexpected or repeated '{keyword.arg}'")
+            values[keyword.arg] = self.visit(keyword.value)  # type: ignore[index]
+        missing = [n for n in names if n not in values]
+        if missing:
+            self.error(node, f"{cls.__name__}(...) misses {', '.join(missing)}")
+        return ts.NamedCollectionType(cls, names, tuple(values[n] for n in names))
 
     def _positional(self, node: ast.Call, count: int, name: str) -> list[ts.TypeSpec]:
         if node.keywords or len(node.args) != count:
@@ -816,7 +856,9 @@ class OperatorTypeDeduction:
         if "f" in kinds:
             return _FLOAT64, True
         if kinds & set("iu"):
-            return _INT64, True
+            # Only integer literals: int32, the DSL's default integer (as in released gt4py,
+            # where `where(mask, 1, 0)` is an int32 field).
+            return _INT32, True
         return _BOOL, True
 
 
@@ -832,6 +874,24 @@ def _concrete(dtype: np.dtype[Any], type_: ts.TypeSpec) -> np.dtype[Any]:
 
 def _dims_of(type_: ts.TypeSpec) -> tuple[Dimension, ...] | None:
     return type_.dims if isinstance(type_, ts.FieldType) else None
+
+
+def _member_names(cls: type) -> tuple[str, ...]:
+    import dataclasses
+
+    if dataclasses.is_dataclass(cls):
+        return tuple(f.name for f in dataclasses.fields(cls))
+    return tuple(cls._fields)  # type: ignore[attr-defined]
+
+
+def _is_str_constant(call: ast.Call) -> bool:
+    """``wpfloat("0.85")``: a number spelled as a string for its dtype (exact in float32)."""
+    return (
+        len(call.args) == 1
+        and not call.keywords
+        and isinstance(call.args[0], ast.Constant)
+        and isinstance(call.args[0].value, str)
+    )
 
 
 def _contains_field(value: ts.TypeSpec) -> bool:
@@ -870,6 +930,12 @@ def _same_type(a: ts.TypeSpec | None, b: ts.TypeSpec | None) -> bool:
         return a.dtype == b.dtype and ts.same_field_dims(a.dims, b.dims)
     if isinstance(a, ts.TupleType) and isinstance(b, ts.TupleType):
         return len(a.types) == len(b.types) and all(map(_same_type, a.types, b.types))
+    if isinstance(a, ts.NamedCollectionType) and isinstance(b, ts.NamedCollectionType):
+        return (
+            a.python_type is b.python_type
+            and a.names == b.names
+            and all(map(_same_type, a.types, b.types))
+        )
     return a == b
 
 

@@ -160,7 +160,7 @@ class ScanOperator(FieldOperator):
         self.forward = bool(forward)
         self.init = init
         super().__init__(definition, backend=backend, grid_type=grid_type, signature=signature)
-        self._result_dtypes = _dtypes_of(self.__gt_signature__.definition.returns)
+        self._result_dtypes: Any = None  # computed on the first embedded call
         self._binder: Any = None
 
     def _check(self) -> Any:
@@ -201,6 +201,8 @@ class ScanOperator(FieldOperator):
                 *args, out=out, domain=domain, offset_provider=offset_provider, **kwargs
             )
         signature = self.__gt_signature__
+        if self._result_dtypes is None:
+            self._result_dtypes = _dtypes_of(signature.definition.returns)
         result = _embedded_run.run_scan(
             signature.level_function or self.definition,
             self.axis,
@@ -253,37 +255,48 @@ class Program:
         self.enable_jit = enable_jit  # None: the ``enable_jit`` setting
         _copy_metadata(self, definition)
         self._mode = execution_mode(backend, f"program '{definition.__name__}'")
+        self._definition_error: Exception | None = None
         if checked is None:
+            from ..errors import DSLError
             from ._frontend import check_program
 
-            checked = check_program(definition)
-        self.definition_stage = checked
+            try:
+                checked = check_program(definition)
+            except DSLError as error:
+                # As in released gt4py, a program that does not type-check fails where it is
+                # first used (called, compiled), not where it is defined: a module holding
+                # one that nobody calls still imports (ADR 0015).
+                self._definition_error = error
+        self._checked = checked
+
+    @property
+    def definition_stage(self) -> Any:
+        """The checked frontend definition (raises the definition's DSLError, if any)."""
+        if self._definition_error is not None:
+            raise self._definition_error
+        return self._checked
 
     def with_backend(self, backend: Backend) -> Program:
-        return Program(
-            self.definition,
-            backend=backend,
-            grid_type=self.grid_type,
-            static_params=self.static_params,
-            enable_jit=self.enable_jit,
-            checked=self.definition_stage,
-        )
+        return self._replace(backend=backend)
 
     def with_grid_type(self, grid_type: GridType) -> Program:
-        return Program(
-            self.definition,
-            backend=self.backend,
-            grid_type=grid_type,
-            static_params=self.static_params,
-            enable_jit=self.enable_jit,
-            checked=self.definition_stage,
-        )
+        return self._replace(grid_type=GridType(grid_type))
+
+    def _replace(self, **changes: Any) -> Program:
+        clone = object.__new__(Program)
+        clone.__dict__.update(self.__dict__)
+        clone.__dict__.update(changes)
+        if "backend" in changes:
+            clone._mode = execution_mode(changes["backend"], f"program '{self.__name__}'")
+        return clone
 
     @property
     def __gt_allocator__(self) -> Any:
         return self.backend.allocator
 
     def __call__(self, *args: Any, offset_provider: Any = None, **kwargs: Any) -> None:
+        if self._definition_error is not None:
+            raise self._definition_error
         if self._mode is ExecutionMode.EMBEDDED:
             from ..embedded.context import embedded_context
 

@@ -108,6 +108,17 @@ class CartesianShiftType(TypeSpec):
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class LocalIndexType(TypeSpec):
+    """``E2CDim(0)``: one neighbour of a field over a local dimension, ``f[E2CDim(0)]``."""
+
+    dim: Dimension
+    index: int
+
+    def __str__(self) -> str:
+        return f"{self.dim.value}({self.index})"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class DynamicShiftType(TypeSpec):
     """``as_offset(Koff, offsets)``."""
 
@@ -121,7 +132,7 @@ class DynamicShiftType(TypeSpec):
 class CallableType(TypeSpec):
     """A builtin, a dtype constructor, or another field / scan operator (``target``)."""
 
-    kind: str  # "builtin", "dtype", "operator"
+    kind: str  # "builtin", "operator", "program", "constructor" (a dataclass / NamedTuple)
     target: Any
 
     def __str__(self) -> str:
@@ -199,6 +210,12 @@ def is_assignable(actual: TypeSpec, expected: TypeSpec) -> bool:
             isinstance(actual, TupleType)
             and len(actual.types) == len(expected.types)
             and all(is_assignable(a, e) for a, e in zip(actual.types, expected.types, strict=False))
+        )
+    if isinstance(expected, NamedCollectionType):
+        return (
+            isinstance(actual, NamedCollectionType)
+            and actual.python_type is expected.python_type
+            and all(is_assignable(a, e) for a, e in zip(actual.types, expected.types, strict=True))
         )
     return actual == expected
 

@@ -12,6 +12,7 @@ from ._nodes import (
     Cast as Cast,
     Deref as Deref,
     DynamicShift as DynamicShift,
+    LocalIndex as LocalIndex,
     Expr as Expr,
     FieldBound as FieldBound,
     FieldParam as FieldParam,

@@ -68,6 +68,17 @@ class NeighbourShift(Shift):
         def __init__(self, *, offset: str, index: int | None = ...) -> None: ...
 
 
+class LocalIndex(Shift):
+    """``a[E2CDim(0)]``: read neighbour ``index`` of a field over the local dimension ``dim``."""
+
+    dim: str
+    index: int
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, dim: str, index: int) -> None: ...
+
+
 class DynamicShift(Shift):
     """``a(as_offset(Koff, k_offsets))``: move along ``dim`` by a value read at the point."""
 

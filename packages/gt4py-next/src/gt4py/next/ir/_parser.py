@@ -39,6 +39,7 @@ exprs: expr ("," expr)*
 shift: NAME SIGN INT                                -> cartesian_shift
      | NAME "[" (INT | STAR) "]"                    -> neighbour_shift
      | NAME SIGN "(" expr ")"                       -> dynamic_shift
+     | NAME "@" INT                                 -> local_index
 SIGN: "+" | "-"
 STAR: "*"
 BOUND: "lo" | "hi"
@@ -186,6 +187,10 @@ def _build(tree: Any) -> Any:
             return ir.NeighbourShift(
                 offset=str(offset), index=None if str(index) == "*" else int(index)
             )
+
+        def local_index(self, items: list[Any]) -> ir.LocalIndex:
+            dim, index = items
+            return ir.LocalIndex(dim=str(dim), index=int(index))
 
         def dynamic_shift(self, items: list[Any]) -> ir.DynamicShift:
             dim, sign, amount = items

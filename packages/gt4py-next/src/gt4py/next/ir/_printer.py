@@ -60,6 +60,8 @@ def _shift_text(shift: ir.Shift) -> str:
         return f"{shift.offset}[{'*' if shift.index is None else shift.index}]"
     if isinstance(shift, ir.DynamicShift):
         return f"{shift.dim}+({expr_text(shift.amount)})"
+    if isinstance(shift, ir.LocalIndex):
+        return f"{shift.dim}@{shift.index}"
     raise TypeError(f"not an IR shift: {shift!r}")
 
 

@@ -262,6 +262,8 @@ class ExpressionLowering:
     def visit_Subscript(self, node: ast.Subscript, dtype: Any) -> Value:
         base = self.expr(node.value)
         index = self.type_of(node.slice)
+        if isinstance(index, ts.LocalIndexType):
+            return ShiftPusher(ir.LocalIndex(dim=index.dim.value, index=index.index)).apply(base)
         assert isinstance(base, tuple) and isinstance(index, ts.IntConstantType)
         return base[index.value]
 
@@ -273,9 +275,7 @@ class ExpressionLowering:
             return _map(lambda v: ir.Call(fun="neg", args=[v]), operand)
         if isinstance(node.op, ast.UAdd):
             return operand
-        if isinstance(node.op, ast.Invert):
-            if isinstance(self.type_of(node), ts.DomainType):
-                return _map(lambda v: ir.Call(fun="not_", args=[v]), operand)
+        if isinstance(node.op, (ast.Invert, ast.Not)):  # `not` only on scalar bools (checked)
             return _map(lambda v: ir.Call(fun="not_", args=[v]), operand)
         raise self.error(node, "unsupported unary operator")
 
@@ -326,12 +326,21 @@ class ExpressionLowering:
                 value = self.shift(argument, value)
             return value
         if isinstance(callee, ts.DTypeType):
-            value = self.expr(node.args[0], callee.dtype)
+            argument = node.args[0]
+            if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
+                return literal(callee.dtype.type(argument.value), callee.dtype)
+            value = self.expr(argument, callee.dtype)
             return _map(lambda v: ir.Cast(value=v, dtype=callee.dtype.name), value)
         if isinstance(callee, ts.CallableType) and callee.kind == "builtin":
             return self.builtin(node, callee.target, dtype)
         if isinstance(callee, ts.CallableType) and callee.kind == "operator":
             return self.operator_call(node, callee.target)
+        if isinstance(callee, ts.CallableType) and callee.kind == "constructor":
+            constructed = self.type_of(node)
+            assert isinstance(constructed, ts.NamedCollectionType)
+            members = dict(zip(constructed.names, node.args, strict=False))
+            members.update({k.arg: k.value for k in node.keywords if k.arg is not None})
+            return tuple(self.expr(members[name]) for name in constructed.names)
         raise self.error(node, f"calling {callee} cannot be lowered")
 
     def operator_call(self, node: ast.Call, operator: Any) -> Value:

@@ -74,6 +74,8 @@ def _record_reads(
                 continue
             offsets = dict.fromkeys(temporary.dims, 0)
             for shift in read.shifts:
+                if isinstance(shift, ir.LocalIndex):
+                    continue
                 if not isinstance(shift, ir.CartesianShift):
                     kind = (
                         "a neighbour table" if isinstance(shift, ir.NeighbourShift) else "as_offset"

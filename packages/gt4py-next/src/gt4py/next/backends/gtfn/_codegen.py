@@ -504,6 +504,8 @@ class CppGenerator:
                 pos[shift.dim] = (
                     f"({pos[shift.dim]} + index_t({self.expr(shift.amount, position)}))"
                 )
+            elif isinstance(shift, ir.LocalIndex):
+                pos[shift.dim] = str(shift.index)
             else:
                 assert isinstance(shift, ir.NeighbourShift)
                 decl = self.offsets[shift.offset]

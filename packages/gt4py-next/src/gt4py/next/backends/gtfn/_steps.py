@@ -18,7 +18,11 @@ from .. import _backend
 from . import _codegen
 
 
-TRANSLATION_VERSION = "gtfn-cpp-4"
+def translation_version() -> str:
+    """gt4py.next's own sources: any change to the generator is a new translation key."""
+    from gt4py.infra import caching
+
+    return f"gtfn-cpp:{caching.source_digest('gt4py.next')}"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -68,7 +72,7 @@ class GTFNTranslation:
         return TranslatedModule(name, {f"{name}.cpp": source}, self.openmp, ())
 
     def settings_key(self) -> tuple[Any, ...]:
-        return (TRANSLATION_VERSION, self.openmp, self.parallel_threshold)
+        return (translation_version(), self.openmp, self.parallel_threshold)
 
 
 @dataclasses.dataclass(frozen=True)

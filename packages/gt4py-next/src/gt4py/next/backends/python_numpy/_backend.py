@@ -14,9 +14,6 @@ from .. import _backend
 from . import _codegen
 
 
-VERSION = "itir-python-3"
-
-
 @dataclasses.dataclass(frozen=True)
 class PythonArtifact:
     """The generated module's source and the cache file it was published to."""
@@ -31,7 +28,9 @@ class PythonPipeline:
     def make_artifact(self, program: ir.Program, table_dtypes: Mapping[str, str]) -> PythonArtifact:
         from gt4py.infra import caching, config, fingerprinting as fp
 
-        key = caching.CacheKey({"program": fp.strict(program), "generator": VERSION})
+        key = caching.CacheKey(
+            {"program": fp.strict(program), "generator": caching.source_digest("gt4py.next")}
+        )
         source = caching.FileCache("next/itir_python").get_or_build(
             key, lambda: _codegen.generate(program).encode()
         )

@@ -104,7 +104,7 @@ class PythonGenerator:
                 self.lines.append(f"    {n}_hi_{dim} = {n}_o{i} + {n}.shape[{i}]")
         for param in self.program.params:
             if isinstance(param, ir.ScalarParam):
-                self.lines.append(f"    {param.name} = np.{param.dtype}({param.name})")
+                self.lines.append(f"    {param.name} = {_np(param.dtype)}({param.name})")
         for temporary in self.program.temporaries:
             self._allocate(temporary)
         for statement in self.program.body:
@@ -126,7 +126,7 @@ class PythonGenerator:
                 f"    {n}_hi_{dim} = max({n}_lo_{dim}, int({self.expr(by_dim[dim].stop, {})}))"
             )
         shape = "".join(f"{n}_hi_{d} - {n}_lo_{d}, " for d in temporary.dims)
-        self.lines.append(f"    {n} = np.empty(({shape}), dtype=np.{temporary.dtype})")
+        self.lines.append(f"    {n} = np.empty(({shape}), dtype={_np(temporary.dtype)})")
 
     def statement(self, statement: ir.Apply | ir.Scan) -> None:
         dims = [r.dim for r in statement.domain]
@@ -170,7 +170,7 @@ class PythonGenerator:
         temps = [f"new{k}_{i}" for i in range(len(values))]
         for temp, value, init in zip(temps, values, statement.init, strict=True):
             assert isinstance(init, ir.Literal)
-            self.lines.append(f"        {temp} = np.asarray({value}).astype(np.{init.dtype})")
+            self.lines.append(f"        {temp} = np.asarray({value}).astype({_np(init.dtype)})")
         self.lines.append(
             f"        {carries}{',' if len(temps) == 1 else ''} = {', '.join(temps)}{',' if len(temps) == 1 else ''}"
         )
@@ -198,9 +198,9 @@ class PythonGenerator:
     def expr(self, node: ir.Expr, position: dict[str, str]) -> str:
         if isinstance(node, ir.Literal):
             if node.value in ("inf", "-inf", "nan"):
-                return f"np.{node.dtype}(float({node.value!r}))"
+                return f"{_np(node.dtype)}(float({node.value!r}))"
             return (
-                f"np.{node.dtype}({node.value})"
+                f"{_np(node.dtype)}({node.value})"
                 if node.dtype != "bool"
                 else f"np.bool_({node.value})"
             )
@@ -211,7 +211,7 @@ class PythonGenerator:
         if isinstance(node, ir.FieldBound):
             return f"{node.field}_{'hi' if node.upper else 'lo'}_{node.dim}"
         if isinstance(node, ir.Cast):
-            return f"np.asarray({self.expr(node.value, position)}).astype(np.{node.dtype})"
+            return f"np.asarray({self.expr(node.value, position)}).astype({_np(node.dtype)})"
         if isinstance(node, ir.Call):
             args = ", ".join(self.expr(a, position) for a in node.args)
             return f"{_NUMPY[node.fun]}({args})"
@@ -232,6 +232,8 @@ class PythonGenerator:
                 pos[shift.dim] = (
                     f"({pos[shift.dim]} + np.asarray({self.expr(shift.amount, position)}))"
                 )
+            elif isinstance(shift, ir.LocalIndex):
+                pos[shift.dim] = str(shift.index)
             else:
                 assert isinstance(shift, ir.NeighbourShift)
                 decl = self.offsets[shift.offset]
@@ -287,3 +289,8 @@ class PythonGenerator:
 
 def generate(program: ir.Program, table_dtypes: Mapping[str, str] | None = None) -> str:
     return PythonGenerator(program).module()
+
+
+def _np(dtype: str) -> str:
+    """The numpy scalar type named ``dtype`` in generated code (``np.bool`` needs numpy 2)."""
+    return "np.bool_" if dtype == "bool" else f"np.{dtype}"
