@@ -185,14 +185,21 @@ def test_region_is_relative_to_the_compute_domain(backend):
     np.testing.assert_allclose(out, ref)
 
 
-def test_several_regions_in_one_horizontal_are_rejected(backend):
+def test_several_regions_in_one_horizontal_run_the_body_once_per_region(backend):
+    # As released GTScript: horizontal(r1, r2) is r1's block, then r2's; a point in both
+    # regions runs the body twice.
+    @gtscript.stencil(backend=backend)
     def st(out: F):
         with computation(PARALLEL), interval(...):  # noqa: SIM117 - GTScript nesting
-            with horizontal(region[I[0], :], region[I[-1], :]):
-                out = 1.0
+            with horizontal(region[I[0], :], region[:, J[-1]]):
+                out = out + 1.0
 
-    with pytest.raises(gtscript.GTScriptSyntaxError, match="one region per horizontal"):
-        gtscript.stencil(backend=backend)(st)
+    out = np.zeros((4, 3, 2))
+    st(out)
+    ref = np.zeros_like(out)
+    ref[0] += 1.0
+    ref[:, -1] += 1.0
+    np.testing.assert_array_equal(out, ref)
 
 
 def test_region_with_temporary_computed_on_halo(backend):

@@ -145,6 +145,8 @@ def analyse(stencil: ir.Stencil) -> AnalysedStencil:
         for block in comp.intervals:
             _check_dependencies(comp, block)
             _check_regions(block.body, nested=False)
+            if comp.order == "PARALLEL":
+                _check_parallel_writes(block, decls)
 
     # Extents: a statement computes wherever a later (or, in a K loop, earlier) reader of a
     # temporary it writes needs it; a field needs the reader's extent shifted by the offset.
@@ -251,6 +253,23 @@ def _check_dependencies(comp: ir.Computation, block: ir.IntervalBlock) -> None:
                             "or temporary instead",
                             loc=loc,
                         )
+
+
+def _check_parallel_writes(
+    block: ir.IntervalBlock, decls: dict[str, ir.FieldDecl | ir.ScalarDecl]
+) -> None:
+    """A field without a K axis (IJ) holds one value per column: the levels of a PARALLEL
+    interval would all write it at once, in no defined order."""
+    for stmt in block.body:
+        for kind, ref, loc in iter_accesses(stmt):
+            decl = decls[ref.name]
+            if kind == "write" and isinstance(decl, ir.FieldDecl) and "K" not in decl.axes:
+                raise GTScriptDefinitionError(
+                    f"cannot write to '{ref.name}' (axes {decl.axes}) in a PARALLEL "
+                    "computation: all its levels would write the same element at once; "
+                    "write it in a FORWARD or BACKWARD computation",
+                    loc=loc,
+                )
 
 
 def _check_regions(stmts: list[ir.Stmt], *, nested: bool) -> None:

@@ -39,7 +39,7 @@ def constant(c: ir.Constant) -> str:
     text = f"float({c.value!r})" if c.value in ("inf", "-inf", "nan") else c.value
     if c.dtype in ("int64", "float64", "bool"):
         return text
-    return f"np.{c.dtype}({text})"
+    return f"{numpy_dtype(c.dtype)}({text})"
 
 
 def position(pos: ir.AxisPosition, size: str) -> str:
@@ -75,13 +75,20 @@ def prologue(analysed: AnalysedStencil, *, header: str) -> list[str]:
         names = ", ".join(origin_var(f.name, a) for a in f.axes)
         lines.append(f"    {names}{',' if len(f.axes) == 1 else ''} = _o_{f.name}")
     halo, (k_lo, k_hi) = analysed.temp_halo, analysed.temp_k_halo
+    sizes = {
+        "I": f"_ni{halo.i_hi - halo.i_lo:+d}",
+        "J": f"_nj{halo.j_hi - halo.j_lo:+d}",
+        "K": f"_nk{k_lo + k_hi:+d}",
+    }
+    origins = {"I": -halo.i_lo, "J": -halo.j_lo, "K": k_lo}
     for t in stencil.temporaries:
-        shape = (
-            f"(_ni{halo.i_hi - halo.i_lo:+d}, _nj{halo.j_hi - halo.j_lo:+d}, _nk{k_lo + k_hi:+d})"
-        )
-        lines.append(f"    {var(t.name)} = np.zeros({shape}, dtype=np.{t.dtype})")
-        lines.append(
-            f"    {origin_var(t.name, 'I')}, {origin_var(t.name, 'J')}, {origin_var(t.name, 'K')}"
-            f" = {-halo.i_lo}, {-halo.j_lo}, {k_lo}"
-        )
+        shape = ", ".join(sizes[a] for a in t.axes)
+        lines.append(f"    {var(t.name)} = np.zeros(({shape}), dtype={numpy_dtype(t.dtype)})")
+        for a in t.axes:
+            lines.append(f"    {origin_var(t.name, a)} = {origins[a]}")
     return lines
+
+
+def numpy_dtype(dtype: str) -> str:
+    """The numpy scalar type of a dtype name in generated code (``np.bool`` is numpy 2 only)."""
+    return "np.bool_" if dtype == "bool" else f"np.{dtype}"

@@ -56,6 +56,7 @@ PRELUDE = r"""
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -226,7 +227,7 @@ class CppGenerator:
                 )
         for t in stencil.temporaries:
             self.fields[t.name] = _Field(
-                t.name, CPP_TYPES[t.dtype], "IJK", tuple(t.data_dims), True
+                t.name, CPP_TYPES[t.dtype], t.axes, tuple(t.data_dims), True
             )
         self.field_ids = {name: n for n, name in enumerate(self.fields)}
         self.lines: list[str] = []
@@ -327,27 +328,28 @@ class CppGenerator:
             }
             # The backend's layout: its inner axis stride-1, data dimensions outermost.
             order = ["J", "K", "I"] if self.inner == "I" else ["I", "J", "K"]
-            axes = [f"D{d}" for d in range(len(field.data_dims))] + order
+            axes = [f"D{d}" for d in range(len(field.data_dims))]
+            axes += [a for a in order if a in field.axes]  # an IJ temporary has no K
             sizes.update({f"D{d}": str(n) for d, n in enumerate(field.data_dims)})
             stride = "idx(1)"
             strides: dict[str, str] = {}
             for axis in reversed(axes):
                 strides[axis] = stride
                 stride = f"{stride} * {sizes[axis]}"
-            self.emit(f"std::vector<{field.cpp_type}> storage_{t.name}({stride});")
+            # Zero-initialised; not a std::vector, whose bool specialisation has no data().
+            ctype = field.cpp_type
+            self.emit(f"std::unique_ptr<{ctype}[]> storage_{t.name}(new {ctype}[{stride}]());")
             for axis in axes:
                 self.emit(f"const idx {self.stride(t.name, axis)} = {strides[axis]};")
-            origin = (
-                f"{-halo.i_lo} * {self.stride(t.name, 'I')} + {-halo.j_lo} * "
-                f"{self.stride(t.name, 'J')} + {k_lo} * {self.stride(t.name, 'K')}"
-            )
-            self.emit(
-                f"{field.cpp_type}* const __restrict__ {name} = storage_{t.name}.data() + {origin};"
-            )
-            self.emit(
-                f"const idx {self.korigin(t.name)} = {k_lo}, {self.ksize(t.name)} = {sizes['K']};"
-            )
-            self.emit(f"(void){self.korigin(t.name)}; (void){self.ksize(t.name)};")
+            origins = {"I": -halo.i_lo, "J": -halo.j_lo, "K": k_lo}
+            origin = " + ".join(f"{origins[a]} * {self.stride(t.name, a)}" for a in field.axes)
+            self.emit(f"{ctype}* const __restrict__ {name} = storage_{t.name}.get() + {origin};")
+            if "K" in field.axes:
+                self.emit(
+                    f"const idx {self.korigin(t.name)} = {k_lo}, "
+                    f"{self.ksize(t.name)} = {sizes['K']};"
+                )
+                self.emit(f"(void){self.korigin(t.name)}; (void){self.ksize(t.name)};")
 
     def sorted_blocks(self, comp: ir.Computation) -> list[ir.IntervalBlock]:
         blocks = list(comp.intervals)
@@ -493,6 +495,8 @@ class CppGenerator:
             return f"{CPP_FUNCTIONS[e.func]}({', '.join(self.expr(a) for a in e.args)})"
         if isinstance(e, ir.Cast):
             return f"static_cast<{CPP_TYPES[e.dtype]}>({self.expr(e.value)})"
+        if isinstance(e, ir.KIndex):
+            return "static_cast<std::int64_t>(k)"
         raise TypeError(f"unknown expression {e!r}")
 
     def access(self, ref: ir.FieldRef) -> str:

@@ -9,6 +9,7 @@ from ._codegen_common import (
     UFUNCS,
     constant,
     interval_bounds,
+    numpy_dtype,
     origin_var,
     plus,
     position,
@@ -118,7 +119,9 @@ class DebugGenerator:
         if isinstance(e, ir.Call):
             return f"{UFUNCS[e.func]}({', '.join(self.expr(a) for a in e.args)})"
         if isinstance(e, ir.Cast):
-            return f"np.{'bool_' if e.dtype == 'bool' else e.dtype}({self.expr(e.value)})"
+            return f"{numpy_dtype(e.dtype)}({self.expr(e.value)})"
+        if isinstance(e, ir.KIndex):
+            return "_k"
         raise TypeError(f"unknown expression {e!r}")
 
     def access(self, ref: ir.FieldRef) -> str:

@@ -19,7 +19,12 @@ from typing import Any
 import numpy as np
 
 from . import _ir as ir, _types, gtscript
-from ._errors import GTScriptDefinitionError, GTScriptSymbolError, GTScriptSyntaxError
+from ._errors import (
+    GTScriptDefinitionError,
+    GTScriptError,
+    GTScriptSymbolError,
+    GTScriptSyntaxError,
+)
 from ._source import SourceInfo, closure_namespace, source_info
 
 
@@ -313,26 +318,31 @@ class DefinitionParser:
     def _parse_interval(self, call: ast.Call) -> tuple[ir.AxisPosition, ir.AxisPosition]:
         if call.keywords:
             raise self._syntax("interval() takes positional bounds only", call)
-        values = []
+        if (
+            len(call.args) == 1
+            and isinstance(call.args[0], ast.Constant)
+            and call.args[0].value is Ellipsis
+        ):
+            return (
+                ir.AxisPosition(level="start", offset=0),
+                ir.AxisPosition(level="end", offset=0),
+            )
+        if len(call.args) != 2:
+            raise self._syntax("use interval(...) or interval(start, end)", call)
         for arg in call.args:
             try:
-                values.append(self._const_eval(arg))
+                value = self._const_eval(arg)
             except _NotConstant:
-                raise self._syntax(
-                    "interval bounds must be compile-time integers or None", arg
-                ) from None
-        if values == [Ellipsis]:
-            return ir.AxisPosition(level="start", offset=0), ir.AxisPosition(level="end", offset=0)
-        if len(values) != 2:
-            raise self._syntax("use interval(...) or interval(start, end)", call)
-        start, end = values
-        for value in values:
-            if value is not None and not (isinstance(value, int) and not isinstance(value, bool)):
-                raise self._syntax(f"interval bound {value!r} is not an integer or None", call)
-        lo = ir.AxisPosition(level="start", offset=0) if start is None else _position(start)
-        hi = ir.AxisPosition(level="end", offset=0) if end is None else _position(end)
+                continue  # reported by _axis_bound
+            if isinstance(value, bool | float):
+                raise self._syntax(f"interval bound {value!r} is not an integer or None", arg)
+        start = self._axis_bound(call.args[0], "K", "interval")
+        end = self._axis_bound(call.args[1], "K", "interval")
+        lo = ir.AxisPosition(level="start", offset=0) if start is None else start
+        hi = ir.AxisPosition(level="end", offset=0) if end is None else end
         if lo.level == hi.level and hi.offset <= lo.offset:
-            raise self._syntax(f"interval({start}, {end}) is empty", call)
+            bounds = ", ".join(ast.unparse(a) for a in call.args)
+            raise self._syntax(f"interval({bounds}) is empty", call)
         return lo, hi
 
     # -- statements ---------------------------------------------------------------------------
@@ -361,6 +371,7 @@ class DefinitionParser:
         if isinstance(stmt, ast.AnnAssign):
             if stmt.value is None:
                 raise self._syntax("a declaration needs a value", stmt)
+            self._declare_temporary(stmt.target, stmt.annotation)
             return self._parse_assign(stmt.target, stmt.value, stmt)
         if isinstance(stmt, ast.AugAssign):
             op = _BINOPS.get(type(stmt.op))
@@ -392,7 +403,7 @@ class DefinitionParser:
                 )
             return [ir.While(condition=condition, body=self._parse_body(stmt.body), loc=loc)]
         if isinstance(stmt, ast.With):
-            return [self._parse_region(stmt)]
+            return self._parse_region(stmt)
         if isinstance(stmt, ast.Return):
             raise self._syntax("'return' is only allowed at the end of a GTScript function", stmt)
         raise self._syntax(f"{type(stmt).__name__} statements are not supported in GTScript", stmt)
@@ -456,10 +467,11 @@ class DefinitionParser:
                 target,
             )
         if isinstance(decl, ir.FieldDecl):
-            if decl.axes != "IJK":
+            if decl.axes not in ("IJK", "IJ"):
                 raise self._definition(
-                    f"cannot write to '{name}': writing fields with axes {decl.axes} is not "
-                    "supported (only IJK fields)",
+                    f"cannot write to '{name}': a field with axes {decl.axes} lacks a horizontal "
+                    "axis, so every point of the domain would write the same element (only IJK "
+                    "fields, and IJ fields in FORWARD/BACKWARD computations, can be written)",
                     target,
                 )
             self._check_data_index(decl, data_index, target, allow_missing=False)
@@ -469,6 +481,80 @@ class DefinitionParser:
         if data_index:
             raise self._definition(f"temporary '{name}' has no data dimensions", target)
         return self._new_temporary(name, value, target)
+
+    def _declare_temporary(self, target: ast.expr, annotation: ast.expr) -> None:
+        """``name: T = value``: declare the temporary ``name`` with the type ``T``, a
+        ``Field[IJK | IJ, dtype]`` or a scalar dtype (an IJK temporary of that dtype)."""
+        if not isinstance(target, ast.Name):
+            raise self._syntax("only a temporary's name can be annotated", target)
+        name = target.id
+        if name in self._params:
+            raise self._definition(
+                f"'{name}' is a parameter: its type is the one in the stencil's signature", target
+            )
+        if name in self._externals and name not in self._scope.namespace:
+            raise self._definition(f"cannot assign to external '{name}'", target)
+        if self._scope.rename_prefix is not None:
+            if name in self._scope.aliases:
+                raise self._definition(
+                    f"'{name}' is already defined in this GTScript function: annotate a name "
+                    "where it is first assigned",
+                    target,
+                )
+            temp_name = f"{self._scope.rename_prefix}{name}"
+        else:
+            temp_name = name
+        spec = self._eval_annotation(annotation)
+        if isinstance(spec, gtscript.FieldDescriptor):
+            if spec.axes not in ("IJK", "IJ"):
+                raise self._definition(
+                    f"temporary '{name}' has axes {spec.axes}: temporaries have axes IJK or IJ",
+                    annotation,
+                )
+            if spec.data_dims:
+                raise self._definition(
+                    f"temporary '{name}' has data dimensions {spec.data_dims}: temporaries "
+                    "with data dimensions are not supported (pass a field instead)",
+                    annotation,
+                )
+            decl = ir.FieldDecl(
+                name=temp_name,
+                dtype=self._resolve_dtype(spec.dtype, name, annotation),
+                axes=spec.axes,
+            )
+        else:
+            decl = ir.FieldDecl(
+                name=temp_name, dtype=self._resolve_dtype(spec, name, annotation), axes="IJK"
+            )
+        existing = self._temps.get(temp_name)
+        if existing is not None and existing != decl:
+            raise self._definition(
+                f"temporary '{name}' is declared as Field[{decl.axes}, {decl.dtype}] here but "
+                f"is already a Field[{existing.axes}, {existing.dtype}]: a temporary has one type",
+                annotation,
+            )
+        self._temps[temp_name] = decl
+
+    def _eval_annotation(self, node: ast.expr) -> Any:
+        """The value of a type annotation inside the definition, as Python evaluates it in the
+        defining scope (GTScript's names such as ``Field`` and ``IJ`` need no import);
+        a name given in ``dtypes=`` stands for its value."""
+        if isinstance(node, ast.Name) and node.id in self._dtypes:
+            return self._dtypes[node.id]
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if node.value in self._dtypes:
+                return self._dtypes[node.value]
+            text = node.value
+        else:
+            text = ast.unparse(node)
+        scope = {**gtscript._builtin_markers(), **self._scope.namespace}
+        local = {**self._annotation_locals, **self._externals}
+        try:
+            return eval(text, scope, local)
+        except Exception as error:
+            raise self._definition(
+                f"cannot evaluate the annotation {text!r}: {type(error).__name__}: {error}", node
+            ) from None
 
     def _new_temporary(self, name: str, value: ir.Expr | None, node: ast.AST) -> ir.FieldRef:
         if name not in self._temps:
@@ -485,36 +571,43 @@ class DefinitionParser:
         assert decl is not None, ref.name
         return decl.dtype
 
-    def _parse_region(self, stmt: ast.With) -> ir.HorizontalRegion:
+    def _parse_region(self, stmt: ast.With) -> list[ir.Stmt]:
+        """``with horizontal(region[...], ...)``: one region statement per region, in order,
+        each running the body (a point in two regions runs it twice, as in released GTScript)."""
         if len(stmt.items) != 1 or self._marker_call(stmt.items[0].context_expr) != "horizontal":
             raise self._syntax(
                 "inside an interval, only 'with horizontal(region[...])' is allowed", stmt
             )
         call = stmt.items[0].context_expr
         assert isinstance(call, ast.Call)
-        if len(call.args) > 1:
-            raise self._syntax(
-                "use one region per horizontal(...): write one 'with horizontal(region[...])' "
-                "block per region",
-                call,
+        if not call.args or call.keywords:
+            raise self._syntax("use horizontal(region[i_spec, j_spec], ...)", call)
+        bounds = []
+        for arg in call.args:
+            if not (isinstance(arg, ast.Subscript) and self._marker_name(arg.value) == "region"):
+                raise self._syntax(
+                    f"horizontal(...) takes region[i_spec, j_spec] specs, got '{ast.unparse(arg)}'",
+                    arg,
+                )
+            if not (isinstance(arg.slice, ast.Tuple) and len(arg.slice.elts) == 2):
+                raise self._syntax("region[...] takes two specs: region[i_spec, j_spec]", arg)
+            bounds.append(
+                (
+                    *self._region_axis(arg.slice.elts[0], "I"),
+                    *self._region_axis(arg.slice.elts[1], "J"),
+                )
             )
-        if len(call.args) != 1 or not isinstance(call.args[0], ast.Subscript):
-            raise self._syntax("use horizontal(region[i_spec, j_spec])", call)
-        sub = call.args[0]
-        if self._marker_name(sub.value) != "region":
-            raise self._syntax("use horizontal(region[i_spec, j_spec])", call)
-        if not (isinstance(sub.slice, ast.Tuple) and len(sub.slice.elts) == 2):
-            raise self._syntax("region[...] takes two specs: region[i_spec, j_spec]", sub)
-        i_bounds = self._region_axis(sub.slice.elts[0], "I")
-        j_bounds = self._region_axis(sub.slice.elts[1], "J")
-        return ir.HorizontalRegion(
-            i_start=i_bounds[0],
-            i_end=i_bounds[1],
-            j_start=j_bounds[0],
-            j_end=j_bounds[1],
-            body=self._parse_body(stmt.body),
-            loc=self._loc(stmt),
-        )
+        return [
+            ir.HorizontalRegion(
+                i_start=i0,
+                i_end=i1,
+                j_start=j0,
+                j_end=j1,
+                body=self._parse_body(stmt.body),
+                loc=self._loc(stmt),
+            )
+            for i0, i1, j0, j1 in bounds
+        ]
 
     def _region_axis(
         self, node: ast.expr, axis: str
@@ -522,30 +615,49 @@ class DefinitionParser:
         if isinstance(node, ast.Slice):
             if node.step is not None:
                 raise self._syntax("region slices cannot have a step", node)
-            lo = None if node.lower is None else self._region_position(node.lower, axis)
-            hi = None if node.upper is None else self._region_position(node.upper, axis)
+            lo = None if node.lower is None else self._axis_bound(node.lower, axis, "region")
+            hi = None if node.upper is None else self._axis_bound(node.upper, axis, "region")
             return lo, hi
-        point = self._region_position(node, axis)
+        point = self._axis_bound(node, axis, "region")
+        if point is None:
+            raise self._definition(
+                f"region[...]: '{ast.unparse(node)}' is None; a single {axis} point must be "
+                f"{axis}[n] + k or an integer (use ':' for the whole axis)",
+                node,
+            )
         return point, ir.AxisPosition(level=point.level, offset=point.offset + 1)
 
-    def _region_position(self, node: ast.expr, axis: str) -> ir.AxisPosition:
-        shift = 0
-        while isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Sub):
-            try:
-                amount = self._const_eval(node.right)
-            except _NotConstant:
-                break
-            shift += amount if isinstance(node.op, ast.Add) else -amount
-            node = node.left
-        if isinstance(node, ast.Subscript) and self._marker_name(node.value) == axis:
-            try:
-                index = self._const_eval(node.slice)
-            except _NotConstant:
-                index = None
-            if isinstance(index, int) and not isinstance(index, bool):
-                return _position(index, shift=shift)
-        raise self._syntax(
-            f"expected {axis}[n] (e.g. {axis}[0] or {axis}[-1]) in region[...]", node
+    def _axis_bound(self, node: ast.expr, axis: str, where: str) -> ir.AxisPosition | None:
+        """A compile-time bound on ``axis``: ``I[n] + k`` (an :class:`gtscript.AxisIndex`,
+        written here or passed as an external), an integer (from the start if >= 0, else from
+        the end) or None (unbounded)."""
+        what = f"'{ast.unparse(node)}'"
+        try:
+            value = self._const_eval(node)
+        except _NotConstant:
+            raise self._definition(
+                f"{where} bound {what} is not a compile-time value: use {axis}[n] + k, an "
+                "integer, None, or an external holding one",
+                node,
+            ) from None
+        if value is None:
+            return None
+        if isinstance(value, gtscript.AxisIndex):
+            if value.axis != axis:
+                raise self._definition(
+                    f"{where} bound {what} is {value!r}, an index on axis {value.axis}, where "
+                    f"a bound on {axis} is expected"
+                    + (" (region[i_spec, j_spec]: I first, then J)" if where == "region" else ""),
+                    node,
+                )
+            return ir.AxisPosition(
+                level="start" if value.index >= 0 else "end", offset=value.index + value.offset
+            )
+        if isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_):
+            return _position(int(value))
+        raise self._definition(
+            f"{where} bound {what} is {value!r}: expected {axis}[n] + k, an integer or None",
+            node,
         )
 
     # -- expressions ------------------------------------------------------------------------------
@@ -610,6 +722,8 @@ class DefinitionParser:
             return self._subscript(node)
         if isinstance(node, ast.Call):
             return self._call(node)
+        if isinstance(node, ast.Attribute) and (axis := self._axis_value(node)) is not None:
+            return axis
         raise self._syntax(f"{type(node).__name__} expressions are not supported in GTScript", node)
 
     def _name(self, node: ast.Name) -> ir.Expr:
@@ -621,11 +735,30 @@ class DefinitionParser:
             return ir.ScalarRef(name=name)
         if isinstance(decl, ir.FieldDecl) or name in self._temps:
             return ir.FieldRef(name=name, offset=(0, 0, 0))
+        axis = self._axis_value(node)
+        if axis is not None:
+            return axis
         raise GTScriptSymbolError(
             f"undefined symbol '{name}': not a parameter, an assigned temporary, an external "
             "(externals=) or a GTScript builtin",
             loc=self._loc(node),
         )
+
+    def _axis_value(self, node: ast.expr) -> ir.Expr | None:
+        """``K`` (or ``gtscript.K``) as a value: the level index; None if ``node`` is no axis."""
+        try:
+            value = self._const_eval(node, allow_callables=True)
+        except _NotConstant:
+            return None
+        if value is gtscript.K:
+            return ir.KIndex()
+        if isinstance(value, gtscript.Axis):
+            raise self._definition(
+                f"the axis {value.name} cannot be used as a value: only K is (the current "
+                "level's index); I and J are always computed in parallel",
+                node,
+            )
+        return None
 
     def _field_ref(self, node: ast.expr) -> tuple[ir.FieldRef, ir.FieldDecl]:
         expr = self._expr(node) if not isinstance(node, ast.Name) else self._name(node)
@@ -871,9 +1004,34 @@ class DefinitionParser:
             raise _NotConstant
         if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
             left, right = self._const_eval(node.left), self._const_eval(node.right)
+            binop = _BINOPS[type(node.op)]
+            if any(isinstance(v, gtscript.AxisIndex) for v in (left, right)):
+                if binop not in ("+", "-") or isinstance(right, gtscript.AxisIndex):
+                    raise self._definition(
+                        f"'{ast.unparse(node)}': an axis index such as I[0] can only be "
+                        "shifted by an integer (I[0] + 1, I[-1] - 2)",
+                        node,
+                    )
+                if not isinstance(right, int | np.integer) or isinstance(right, bool | np.bool_):
+                    raise self._definition(
+                        f"'{ast.unparse(node)}': an axis index is shifted by an integer, "
+                        f"not by {right!r}",
+                        node,
+                    )
+                return _eval_binop(binop, left, right)
             if not all(isinstance(v, numbers.Number) for v in (left, right)):
                 raise _NotConstant
-            return _eval_binop(_BINOPS[type(node.op)], left, right)
+            return _eval_binop(binop, left, right)
+        if isinstance(node, ast.Subscript):
+            # I[n]: an axis index (any other subscript depends on run time)
+            base = self._const_eval(node.value, allow_callables=True)
+            if not isinstance(base, gtscript.Axis):
+                raise _NotConstant
+            index = self._const_eval(node.slice)
+            try:
+                return base[index]
+            except GTScriptError as error:
+                raise self._definition(str(error), node) from None
         if isinstance(node, ast.BoolOp):
             values = [self._const_eval(v) for v in node.values]
             return all(values) if isinstance(node.op, ast.And) else any(values)
@@ -884,7 +1042,12 @@ class DefinitionParser:
                 if type(op) in (ast.Is, ast.IsNot):
                     result = (left is right) == isinstance(op, ast.Is)
                 elif type(op) in _CMPOPS:
-                    result = _eval_binop(_CMPOPS[type(op)], left, right)
+                    try:
+                        result = _eval_binop(_CMPOPS[type(op)], left, right)
+                    except TypeError as error:
+                        raise self._definition(
+                            f"cannot compare at compile time: {error}", node
+                        ) from None
                 else:
                     raise _NotConstant
                 if not result:
@@ -905,7 +1068,9 @@ class DefinitionParser:
         raise _NotConstant
 
     def _check_const(self, value: Any, node: ast.AST, allow_callables: bool) -> Any:
-        if isinstance(value, bool | numbers.Number | np.generic) or value is None:
+        if isinstance(value, bool | numbers.Number | np.generic | gtscript.AxisIndex):
+            return value
+        if value is None:
             return value
         if allow_callables:
             return value
@@ -915,7 +1080,8 @@ class DefinitionParser:
             raise _NotConstant
         raise self._definition(
             f"'{ast.unparse(node)}' is a {type(value).__name__}, which GTScript cannot use "
-            "(externals must be numbers, booleans or GTScript functions)",
+            "(externals must be numbers, booleans, axis indices such as I[0] or GTScript "
+            "functions)",
             node,
         )
 
@@ -966,6 +1132,12 @@ def _constant_value(constant: ir.Constant) -> Any:
 
 
 def _literal(value: Any, node: ast.AST, parser: DefinitionParser) -> ir.Constant:
+    if isinstance(value, gtscript.AxisIndex):
+        raise parser._definition(
+            f"'{ast.unparse(node)}' is the axis index {value!r}: axis indices bound regions "
+            "(region[...]) and intervals, they are not values (K alone is the level index)",
+            node,
+        )
     if isinstance(value, bool | np.bool_):
         return ir.Constant(value=repr(bool(value)), dtype="bool")
     if isinstance(value, np.generic) and value.dtype.kind in "iuf":

@@ -68,6 +68,11 @@ class TernaryOp(Expr):
     false_value: Expr
 
 
+class KIndex(Expr):
+    """``K`` used as a value: the current level's index, counted from the compute domain's
+    first level (int64)."""
+
+
 class Call(Expr):
     func: str  # a name of gtscript.MATH_BUILTINS
     args: list[Expr]
@@ -102,7 +107,10 @@ class AxisPosition(_Node):
 
 
 class HorizontalRegion(Stmt):
-    """``with horizontal(region[i, j])``; a missing bound is unbounded."""
+    """``with horizontal(region[i, j])``; a missing bound is unbounded.
+
+    ``horizontal(r1, r2, ...)`` is one of these per region, in order, each with the body.
+    """
 
     i_start: AxisPosition | None
     i_end: AxisPosition | None

@@ -275,6 +275,8 @@ class NumpyGenerator:
             return f"{UFUNCS[e.func]}({', '.join(self.expr(a, rng, krange) for a in e.args)})"
         if isinstance(e, ir.Cast):
             return f"rt.cast({self.expr(e.value, rng, krange)}, {e.dtype!r})"
+        if isinstance(e, ir.KIndex):
+            return f"rt.kindex({krange[0]}, {krange[1]})"
         raise TypeError(f"unknown expression {e!r}")
 
     def access(self, ref: ir.FieldRef, rng: Range, krange: tuple[str, str]) -> str:

@@ -17,7 +17,7 @@ def mask(condition: Any, shape: tuple[int, ...]) -> Array:
 
 
 def kindex(start: int, stop: int) -> Array:
-    return np.arange(start, stop)[None, None, :]
+    return np.arange(start, stop, dtype=np.int64)[None, None, :]
 
 
 def gather_k(column: Array, index: Any, shape: tuple[int, ...], name: str) -> Array:

@@ -84,6 +84,28 @@ def _used_globals(
                 value, int | float | bool | complex
             ):
                 used[node.id] = _value_identity(value, seen)
+        elif isinstance(node, ast.Attribute):
+            # module.name (helpers.f, consts.ALPHA): what the module holds now
+            path: list[str] = []
+            base: ast.expr = node
+            while isinstance(base, ast.Attribute):
+                path.append(base.attr)
+                base = base.value
+            if not (
+                isinstance(base, ast.Name) and base.id not in externals and base.id in namespace
+            ):
+                continue
+            value = namespace[base.id]
+            for attr in reversed(path):
+                if not isinstance(value, ModuleType):
+                    break
+                value = getattr(value, attr, None)
+            else:
+                if gtscript.is_gtscript_function(value) or isinstance(
+                    value, int | float | bool | complex
+                ):
+                    dotted = ".".join([base.id, *reversed(path)])
+                    used[dotted] = _value_identity(value, seen)
     return used
 
 

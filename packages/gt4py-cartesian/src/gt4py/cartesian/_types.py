@@ -25,6 +25,8 @@ def infer_dtype(expr: ir.Expr, dtype_of: Callable[[ir.FieldRef | ir.ScalarRef], 
             return dtype_of(e)
         if isinstance(e, ir.Cast):
             return e.dtype
+        if isinstance(e, ir.KIndex):
+            return "int64"
         if isinstance(e, ir.UnaryOp):
             return "bool" if e.op == "not" else walk(e.operand)
         if isinstance(e, ir.TernaryOp):

@@ -14,6 +14,7 @@ imported when a stencil is first built.
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -32,18 +33,58 @@ from ._errors import (
 
 # -- axes -----------------------------------------------------------------------------------------
 class Axis:
-    """A grid axis: ``I``, ``J`` or ``K``. ``I[0]``/``I[-1]`` are region bounds."""
+    """A grid axis: ``I``, ``J`` or ``K``.
+
+    ``I[0]`` is the first point of the compute domain along ``I``, ``I[-1]`` the last; the
+    result is an :class:`AxisIndex`, a plain value (usable in externals) for ``region[...]``.
+    Inside a stencil, ``K`` used as a value is the current level's index in the compute domain.
+    """
 
     __slots__ = ("name",)
 
     def __init__(self, name: str) -> None:
         self.name = name
 
-    def __getitem__(self, index: int) -> Any:
-        raise GTScriptError(f"{self.name}[...] is only meaningful inside a GTScript stencil")
+    def __getitem__(self, index: int) -> AxisIndex:
+        if not isinstance(index, int | np.integer) or isinstance(index, bool | np.bool_):
+            raise GTScriptError(
+                f"{self.name}[{index!r}]: an axis index is {self.name}[n] with an integer n "
+                f"({self.name}[0] is the first point of the compute domain, {self.name}[-1] the last)"
+            )
+        return AxisIndex(self.name, int(index))
 
     def __repr__(self) -> str:
         return self.name
+
+
+@dataclasses.dataclass(frozen=True)
+class AxisIndex:
+    """A position on an axis, relative to the compute domain: ``I[index] + offset``.
+
+    ``index >= 0`` counts from the domain's first point, ``index < 0`` from one past its last
+    (``I[-1]`` is the last point). A value: hashable, comparable, part of a stencil's cache key
+    when passed in ``externals=``, shifted by ``+ n`` / ``- n``.
+    """
+
+    axis: str
+    index: int
+    offset: int = 0
+
+    def __add__(self, other: int) -> AxisIndex:
+        if not isinstance(other, int | np.integer) or isinstance(other, bool | np.bool_):
+            return NotImplemented
+        return AxisIndex(self.axis, self.index, self.offset + int(other))
+
+    __radd__ = __add__
+
+    def __sub__(self, other: int) -> AxisIndex:
+        if not isinstance(other, int | np.integer) or isinstance(other, bool | np.bool_):
+            return NotImplemented
+        return AxisIndex(self.axis, self.index, self.offset - int(other))
+
+    def __repr__(self) -> str:
+        shift = f" {'+' if self.offset > 0 else '-'} {abs(self.offset)}" if self.offset else ""
+        return f"{self.axis}[{self.index}]{shift}"
 
 
 class AxisSet(tuple[Axis, ...]):
@@ -340,6 +381,7 @@ __all__ = [
     "Field",
     "FieldDescriptor",
     "Axis",
+    "AxisIndex",
     "AxisSet",
     "I",
     "J",
