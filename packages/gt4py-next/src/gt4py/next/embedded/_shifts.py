@@ -172,7 +172,10 @@ def remap(field: Any, connectivity: Any) -> Any:
             f"cannot shift a field over ({', '.join(map(str, domain.dims))}) through a "
             f"connectivity into {target}: the field has no dimension {target}"
         )
-    repeated = [d for d in connectivity.domain.dims if domain.dim_index(d) is not None]
+    # the table's own dims replace `target` (C2E2C: Cell x C2E2CDim -> Cell keeps one Cell)
+    repeated = [
+        d for d in connectivity.domain.dims if d != target and domain.dim_index(d) is not None
+    ]
     if repeated:
         raise DomainError(
             f"shifting a field over {domain} through a connectivity over "

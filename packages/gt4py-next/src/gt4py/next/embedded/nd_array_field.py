@@ -342,11 +342,8 @@ class NdArrayConnectivityField(NdArrayField, Connectivity):
             raise TypeError(f"a connectivity needs integer indices, got dtype {self.dtype}")
         if not self._domain.is_finite():
             raise DomainError(f"a connectivity must have a finite domain, got {self._domain}")
-        if codomain in self._domain.dims:
-            raise DomainError(
-                f"a connectivity into {codomain} cannot itself be over {codomain} "
-                "(use a Cartesian shift instead)"
-            )
+        # A table may map a dimension to itself through a local dimension (ICON's C2E2C:
+        # Cell x C2E2CDim -> Cell): a neighbour table, not a Cartesian shift.
         self._codomain = codomain
         self._skip_value = None if skip_value is None else int(skip_value)
         self._cache = {}

@@ -1,0 +1,132 @@
+"""Idioms of ICON's Python port (icon4py) that released gt4py 1.2.x accepts (issue 12).
+
+Each runs on every backend and is checked against numpy: same-dimension neighbour tables
+(C2E2C), reads of one neighbour of a local field (``a[E2CDim(0)]``), reflected domain
+conditions (``1 <= K``), enum constants, number strings in dtype constructors, NamedTuple
+constructors inside operators, generic field aliases and int32 literals.
+"""
+
+from __future__ import annotations
+
+import enum
+import typing
+from typing import NamedTuple
+
+import numpy as np
+
+import gt4py.next as gtx
+from gt4py.next import neighbor_sum, where
+from gt4py.next.experimental import concat_where
+
+
+Cell = gtx.Dimension("Cell")
+K = gtx.Dimension("K", kind=gtx.DimensionKind.VERTICAL)
+C2E2CDim = gtx.Dimension("C2E2C", kind=gtx.DimensionKind.LOCAL)
+C2E2C = gtx.FieldOffset("C2E2C", source=Cell, target=(Cell, C2E2CDim))
+
+T = typing.TypeVar("T", gtx.float64, gtx.float32, gtx.int32)
+CellKField: typing.TypeAlias = gtx.Field[gtx.Dims[Cell, K], T]  # type: ignore[valid-type]
+CellC2E2CField: typing.TypeAlias = gtx.Field[gtx.Dims[Cell, C2E2CDim], T]  # type: ignore[valid-type]
+
+N_CELLS, N_LEVELS = 12, 5
+TABLE = np.array([[(c + 1) % N_CELLS, (c - 1) % N_CELLS, (c + 5) % N_CELLS] for c in range(N_CELLS)])
+rng = np.random.default_rng(11)
+
+
+class Coefficients(gtx.float64, enum.Enum):
+    HALF = 0.5
+
+
+class Damping(int, enum.Enum):
+    CLASSIC = 1
+    KLEMP = 2
+
+
+class Pair(NamedTuple):
+    low: gtx.float64
+    high: gtx.float64
+
+
+@gtx.field_operator
+def smooth(a: CellKField[gtx.float64], w: CellC2E2CField[gtx.float64]) -> CellKField[gtx.float64]:
+    return neighbor_sum(a(C2E2C) * w, axis=C2E2CDim) * Coefficients.HALF + a(C2E2C[2])
+
+
+@gtx.field_operator
+def first_weight(w: CellC2E2CField[gtx.float64], second: bool) -> gtx.Field[[Cell], gtx.float64]:
+    return w[C2E2CDim(0)] if not second else w[C2E2CDim(1)]
+
+
+@gtx.field_operator
+def above(a: CellKField[gtx.float64], n: gtx.int32, kind: gtx.int32) -> CellKField[gtx.float64]:
+    scaled = a * gtx.float64("0.1") if kind == Damping.KLEMP else a
+    return concat_where((1 + n) <= K, scaled, 0.0)
+
+
+@gtx.field_operator
+def flags(a: CellKField[gtx.float64]) -> CellKField[gtx.int32]:
+    return where(a > 0.5, 1, 0)
+
+
+@gtx.field_operator
+def ordered(a: CellKField[gtx.float64], b: CellKField[gtx.float64]) -> tuple[
+    CellKField[gtx.float64], CellKField[gtx.float64]
+]:
+    pair = Pair(low=gtx.minimum(a, b), high=gtx.maximum(a, b))
+    return pair.low, pair.high
+
+
+@gtx.program
+def smooth_program(
+    a: CellKField[gtx.float64], w: CellC2E2CField[gtx.float64], out: CellKField[gtx.float64]
+) -> None:
+    smooth(a, w, out=out)
+
+
+def _provider(backend):
+    return {"C2E2C": gtx.as_connectivity([Cell, C2E2CDim], Cell, TABLE, allocator=backend)}
+
+
+def _cell_k(backend, values=None):
+    values = rng.random((N_CELLS, N_LEVELS)) if values is None else values
+    return gtx.as_field([Cell, K], values, allocator=backend)
+
+
+def test_same_dimension_neighbour_table(backend):
+    a, w = _cell_k(backend), gtx.as_field([Cell, C2E2CDim], rng.random(TABLE.shape), allocator=backend)
+    out = gtx.zeros({Cell: N_CELLS, K: N_LEVELS}, allocator=backend)
+    smooth_program.with_backend(backend)(a, w, out, offset_provider=_provider(backend))
+    an, wn = a.asnumpy(), w.asnumpy()
+    expected = (an[TABLE] * wn[:, :, None]).sum(axis=1) * 0.5 + an[TABLE[:, 2]]
+    np.testing.assert_allclose(out.asnumpy(), expected)
+
+
+def test_one_neighbour_of_a_local_field(backend):
+    w = gtx.as_field([Cell, C2E2CDim], rng.random(TABLE.shape), allocator=backend)
+    out = gtx.zeros({Cell: N_CELLS}, allocator=backend)
+    first_weight.with_backend(backend)(w, True, out=out, offset_provider={})
+    np.testing.assert_array_equal(out.asnumpy(), w.asnumpy()[:, 1])
+
+
+def test_reflected_domain_condition_enum_and_number_string(backend):
+    a = _cell_k(backend)
+    out = gtx.zeros({Cell: N_CELLS, K: N_LEVELS}, allocator=backend)
+    above.with_backend(backend)(a, gtx.int32(1), gtx.int32(2), out=out, offset_provider={})
+    expected = np.where(np.arange(N_LEVELS) >= 2, a.asnumpy() * np.float64("0.1"), 0.0)
+    np.testing.assert_allclose(out.asnumpy(), expected)
+
+
+def test_integer_literals_are_int32(backend):
+    a = _cell_k(backend)
+    out = gtx.zeros({Cell: N_CELLS, K: N_LEVELS}, dtype=gtx.int32, allocator=backend)
+    flags.with_backend(backend)(a, out=out, offset_provider={})
+    np.testing.assert_array_equal(out.asnumpy(), (a.asnumpy() > 0.5).astype(np.int32))
+
+
+def test_named_tuple_constructed_in_an_operator(backend):
+    a, b = _cell_k(backend), _cell_k(backend)
+    low = gtx.zeros({Cell: N_CELLS, K: N_LEVELS}, allocator=backend)
+    high = gtx.zeros({Cell: N_CELLS, K: N_LEVELS}, allocator=backend)
+    ordered.with_backend(backend)(a, b, out=(low, high), offset_provider={})
+    np.testing.assert_array_equal(low.asnumpy(), np.minimum(a.asnumpy(), b.asnumpy()))
+    np.testing.assert_array_equal(high.asnumpy(), np.maximum(a.asnumpy(), b.asnumpy()))
