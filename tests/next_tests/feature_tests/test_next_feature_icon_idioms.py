@@ -29,7 +29,9 @@ CellKField: typing.TypeAlias = gtx.Field[gtx.Dims[Cell, K], T]  # type: ignore[v
 CellC2E2CField: typing.TypeAlias = gtx.Field[gtx.Dims[Cell, C2E2CDim], T]  # type: ignore[valid-type]
 
 N_CELLS, N_LEVELS = 12, 5
-TABLE = np.array([[(c + 1) % N_CELLS, (c - 1) % N_CELLS, (c + 5) % N_CELLS] for c in range(N_CELLS)])
+TABLE = np.array(
+    [[(c + 1) % N_CELLS, (c - 1) % N_CELLS, (c + 5) % N_CELLS] for c in range(N_CELLS)]
+)
 rng = np.random.default_rng(11)
 
 
@@ -69,9 +71,9 @@ def flags(a: CellKField[gtx.float64]) -> CellKField[gtx.int32]:
 
 
 @gtx.field_operator
-def ordered(a: CellKField[gtx.float64], b: CellKField[gtx.float64]) -> tuple[
-    CellKField[gtx.float64], CellKField[gtx.float64]
-]:
+def ordered(
+    a: CellKField[gtx.float64], b: CellKField[gtx.float64]
+) -> tuple[CellKField[gtx.float64], CellKField[gtx.float64]]:
     pair = Pair(low=gtx.minimum(a, b), high=gtx.maximum(a, b))
     return pair.low, pair.high
 
@@ -93,7 +95,10 @@ def _cell_k(backend, values=None):
 
 
 def test_same_dimension_neighbour_table(backend):
-    a, w = _cell_k(backend), gtx.as_field([Cell, C2E2CDim], rng.random(TABLE.shape), allocator=backend)
+    a, w = (
+        _cell_k(backend),
+        gtx.as_field([Cell, C2E2CDim], rng.random(TABLE.shape), allocator=backend),
+    )
     out = gtx.zeros({Cell: N_CELLS, K: N_LEVELS}, allocator=backend)
     smooth_program.with_backend(backend)(a, w, out, offset_provider=_provider(backend))
     an, wn = a.asnumpy(), w.asnumpy()

@@ -275,7 +275,7 @@ def test_program_missing_out() -> None:
     with pytest.raises(
         errors.DSLTypeError, match="missing required keyword argument 'out'"
     ) as info:
-        program.definition_stage
+        _ = program.definition_stage
     assert info.value.location.line == _line_of("# MARK", prog)
 
 
@@ -289,7 +289,7 @@ def test_program_out_of_wrong_type() -> None:
 
     program = gtx.program(prog)
     with pytest.raises(errors.DSLTypeError, match="does not fit 'out'") as info:
-        program.definition_stage
+        _ = program.definition_stage
     assert info.value.location.line == _line_of("# MARK", prog)
 
 

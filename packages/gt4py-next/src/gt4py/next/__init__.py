@@ -10,6 +10,8 @@ default; ``embedded_cupy`` and ``embedded_jax`` created on first access).
 
 from typing import Any
 
+from gt4py.infra.definitions import Device as Device, DeviceType as DeviceType
+
 from . import common as common, errors as errors, experimental as experimental
 from ._backend import (
     Backend as Backend,
@@ -107,6 +109,12 @@ def __getattr__(name: str) -> Any:
         from . import backends
 
         return getattr(backends, name)
+    if name == "CUPY_DEVICE_TYPE":  # as released: where cupy arrays live, None without cupy
+        import importlib.util
+
+        from gt4py.infra.definitions import DeviceType
+
+        return DeviceType.CUDA if importlib.util.find_spec("cupy") is not None else None
     if name == "typing":
         import importlib
 
@@ -118,6 +126,8 @@ __all__ = [
     "Backend",
     "CompiledBackend",
     "Connectivity",
+    "Device",
+    "DeviceType",
     "Dimension",
     "DimensionKind",
     "Dims",

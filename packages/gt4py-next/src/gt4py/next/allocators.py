@@ -77,6 +77,15 @@ class NamespaceAllocator:
                 return _filled(xp, shape, fill_value, dtype)
         return _filled(xp, shape, fill_value, dtype)  # device None: the namespace's default
 
+    @property
+    def device_type(self) -> DeviceType:
+        """Where this namespace's arrays live (CUDA for cupy, CPU for numpy and jax here)."""
+        return (
+            DeviceType.CUDA
+            if _array_ns.namespace_name(self.array_ns).startswith("cupy")
+            else DeviceType.CPU
+        )
+
     def __repr__(self) -> str:
         return f"NamespaceAllocator({_array_ns.namespace_name(self.array_ns)})"
 

@@ -33,9 +33,16 @@ from ._offsets import (
     FieldOffset,
     IndexedFieldOffset,
 )
+from .typing import OffsetProvider
+
+
+#: Released gt4py's name for a connectivity with a local dimension (used in annotations).
+NeighborTable = Connectivity
 
 
 __all__ = [
+    "NeighborTable",
+    "OffsetProvider",
     "CartesianConnectivity",
     "Connectivity",
     "Dimension",

@@ -3,6 +3,8 @@
 from collections.abc import Mapping
 from typing import Any, TypeAlias
 
+import numpy as np
+
 from ._backend import (
     Backend as Backend,
     CompiledBackend as CompiledBackend,
@@ -20,6 +22,24 @@ from .ffront.decorator import (
 OffsetProvider: TypeAlias = Mapping[str, Connectivity | Dimension]
 """What ``offset_provider=`` takes: offset names to neighbour tables or dimensions."""
 
+Scalar: TypeAlias = (
+    bool
+    | int
+    | float
+    | np.bool_
+    | np.int8
+    | np.int16
+    | np.int32
+    | np.int64
+    | np.uint8
+    | np.uint16
+    | np.uint32
+    | np.uint64
+    | np.float32
+    | np.float64
+)
+"""A scalar argument: a Python or numpy number or bool."""
+
 Allocator: TypeAlias = Any
 """An ``allocator=``: an array namespace, a ``__gt_allocate__`` object, a backend or program."""
 
@@ -33,5 +53,6 @@ __all__ = [
     "FieldOperator",
     "OffsetProvider",
     "Program",
+    "Scalar",
     "ScanOperator",
 ]

@@ -464,10 +464,14 @@ def map_structure(function: Callable[..., Any], *values: Any, what: str) -> Any:
         raise ValueError(
             f"{what}: tuple arguments must have the same length, got {[len(t) for t in tuples]}"
         )
-    return tuple(
+    leaves = [
         map_structure(function, *(v[i] if isinstance(v, tuple) else v for v in values), what=what)
         for i in range(size)
-    )
+    ]
+    kind = type(tuples[0])
+    if kind is not tuple and hasattr(kind, "_fields"):  # a NamedTuple stays one
+        return kind(*leaves)
+    return tuple(leaves)
 
 
 def where(mask: Any, true_value: Any, false_value: Any) -> Any:

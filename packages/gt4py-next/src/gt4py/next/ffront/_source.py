@@ -170,7 +170,9 @@ class _DimensionOnTheRight(ast.NodeTransformer):
         arguments = tree.args
         self.local_names = {
             a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
-        } | {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        } | {
+            n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+        }
 
     def _global(self, node: ast.expr) -> Any:
         if isinstance(node, ast.Name):

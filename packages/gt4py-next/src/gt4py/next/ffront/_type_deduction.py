@@ -572,7 +572,7 @@ class OperatorTypeDeduction:
         for keyword in node.keywords:
             if keyword.arg not in names or keyword.arg in values:
                 self.error(keyword, f"{cls.__name__}: unexpected or repeated '{keyword.arg}'")
-            values[keyword.arg] = self.visit(keyword.value)  # type: ignore[index]
+            values[keyword.arg] = self.visit(keyword.value)
         missing = [n for n in names if n not in values]
         if missing:
             self.error(node, f"{cls.__name__}(...) misses {', '.join(missing)}")
@@ -703,6 +703,13 @@ class OperatorTypeDeduction:
     def _select(
         self, node: ast.Call, mask: ts.TypeSpec, a: ts.TypeSpec, b: ts.TypeSpec, name: str
     ) -> ts.TypeSpec:
+        if isinstance(a, ts.NamedCollectionType) and isinstance(b, ts.NamedCollectionType):
+            if a.names != b.names:
+                self.error(node, f"{name}'s branches are different collections, {a} and {b}")
+            members = tuple(
+                self._select(node, mask, x, y, name) for x, y in zip(a.types, b.types, strict=True)
+            )
+            return ts.NamedCollectionType(a.python_type, a.names, members)
         if isinstance(a, ts.TupleType) or isinstance(b, ts.TupleType):
             size = len(a.types) if isinstance(a, ts.TupleType) else len(cast(ts.TupleType, b).types)
             parts = [t.types if isinstance(t, ts.TupleType) else (t,) * size for t in (a, b)]

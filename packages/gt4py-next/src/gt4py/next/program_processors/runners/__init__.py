@@ -1,0 +1,1 @@
+"""Released gt4py's backend modules by their old paths: ``runners.gtfn``, ``runners.dace``."""
