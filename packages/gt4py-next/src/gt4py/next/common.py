@@ -1,5 +1,8 @@
 """The field model of gt4py.next: dimensions, ranges, domains, fields, connectivities, offsets."""
 
+from collections.abc import Mapping
+from typing import TypeAlias
+
 from ._dimensions import (
     CartesianConnectivity,
     Dimension,
@@ -33,7 +36,10 @@ from ._offsets import (
     FieldOffset,
     IndexedFieldOffset,
 )
-from .typing import OffsetProvider
+
+
+OffsetProvider: TypeAlias = Mapping[str, Connectivity | Dimension]
+"""What ``offset_provider=`` takes: offset names to neighbour tables or dimensions."""
 
 
 #: Released gt4py's name for a connectivity with a local dimension (used in annotations).

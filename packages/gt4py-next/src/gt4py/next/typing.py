@@ -1,6 +1,5 @@
 """Types for annotating code that uses gt4py.next (``import gt4py.next.typing as gtx_typing``)."""
 
-from collections.abc import Mapping
 from typing import Any, TypeAlias
 
 import numpy as np
@@ -10,17 +9,14 @@ from ._backend import (
     CompiledBackend as CompiledBackend,
     EmbeddedBackend as EmbeddedBackend,
 )
-from ._dimensions import Dimension
-from ._field import Connectivity, Field as Field, FieldAnnotation as FieldAnnotation
+from ._field import Field as Field, FieldAnnotation as FieldAnnotation
+from .common import OffsetProvider as OffsetProvider
 from .ffront.decorator import (
     FieldOperator as FieldOperator,
     Program as Program,
     ScanOperator as ScanOperator,
 )
 
-
-OffsetProvider: TypeAlias = Mapping[str, Connectivity | Dimension]
-"""What ``offset_provider=`` takes: offset names to neighbour tables or dimensions."""
 
 Scalar: TypeAlias = (
     bool
