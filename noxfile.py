@@ -82,3 +82,28 @@ def mypy(session: nox.Session) -> None:
 def build(session: nox.Session) -> None:
     """Build every wheel and sdist into dist/."""
     session.run("uv", "build", "--all-packages", "--out-dir", "dist", external=True)
+
+
+@nox.session(python=[str(PYTHON_312)] if PYTHON_312.exists() else ["3.12"])
+def compat(session: nox.Session) -> None:
+    """icon4py 0.4.1 unchanged on this gt4py.next: install it, run every program on embedded,
+    gtfn_cpu and itir_python, compare (ICON4PY_PATH: an existing install; ICON4PY_RESULTS:
+    where reports go; posargs go to run_programs.py, e.g. `-- --modules diffusion`)."""
+    _sync(session, "test")
+    cache = pathlib.Path(session.cache_dir)
+    site = pathlib.Path(os.environ.get("ICON4PY_PATH", cache / "icon4py-0.4.1"))
+    results = pathlib.Path(os.environ.get("ICON4PY_RESULTS", cache / "icon4py-results"))
+    python = str(pathlib.Path(session.virtualenv.location) / "bin" / "python")
+    if not (site / "icon4py").is_dir():
+        session.run("bash", "compat/icon4py/install.sh", str(site), python, external=True)
+    harness = REPO / "compat" / "icon4py"
+    session.run(
+        "python", "-W", "ignore", str(harness / "run_programs.py"),
+        "--site", str(site), "--out", str(results),
+        "--backends", "embedded,gtfn_cpu,itir_python", "--isolate", *session.posargs,
+        env={"PYTHONPATH": str(site)},
+    )  # fmt: skip
+    session.run(
+        "python", str(harness / "compare.py"), "--results", str(results),
+        "--failures-out", str(results / "ours_failures.txt"),
+    )  # fmt: skip
