@@ -135,3 +135,49 @@ def test_named_tuple_constructed_in_an_operator(backend):
     ordered.with_backend(backend)(a, b, out=(low, high), offset_provider={})
     np.testing.assert_array_equal(low.asnumpy(), np.minimum(a.asnumpy(), b.asnumpy()))
     np.testing.assert_array_equal(high.asnumpy(), np.maximum(a.asnumpy(), b.asnumpy()))
+
+
+@gtx.field_operator
+def limited(k4: float, substeps: float) -> gtx.Field[[K], gtx.float64]:
+    return gtx.broadcast(gtx.minimum(1.0 / 128.0, k4 * substeps / 3.0), (K,))
+
+
+def test_numpy_float_scalars_broadcast(backend):
+    """A numpy float64 argument is a float, not a bool (released accepts it)."""
+    out = gtx.zeros({K: N_LEVELS}, allocator=backend)
+    limited.with_backend(backend)(np.float64(0.125), gtx.float64(2.0), out=out, offset_provider={})
+    np.testing.assert_allclose(out.asnumpy(), np.full(N_LEVELS, min(1.0 / 128.0, 0.25 / 3.0)))
+
+
+@gtx.field_operator
+def below_top(k: gtx.Field[[K], gtx.int32], nlev: gtx.int32) -> gtx.Field[[K], bool]:
+    return k <= nlev - 1
+
+
+def test_int32_scalar_arithmetic_stays_int32(backend):
+    """`nlev - 1` is int32 in the DSL (numpy 2's rule) also where numpy 1.x would widen it."""
+    k = gtx.as_field([K], np.arange(N_LEVELS, dtype=np.int32), allocator=backend)
+    out = gtx.zeros({K: N_LEVELS}, dtype=bool, allocator=backend)
+    below_top.with_backend(backend)(k, np.int32(3), out=out, offset_provider={})
+    np.testing.assert_array_equal(out.asnumpy(), np.arange(N_LEVELS) <= 2)
+
+
+@gtx.field_operator
+def growth(present: bool, amount: gtx.float64) -> gtx.float64:
+    if present:
+        return amount * 2.0
+    return amount
+
+
+@gtx.scan_operator(axis=K, forward=True, init=0.0)
+def accumulate(carry: gtx.float64, amount: gtx.float64, present: bool) -> gtx.float64:
+    return carry + growth(present, amount)
+
+
+def test_scan_calling_an_operator_that_branches_in_python(backend):
+    amount = _cell_k(backend)
+    present = gtx.as_field([Cell, K], rng.random((N_CELLS, N_LEVELS)) > 0.5, allocator=backend)
+    out = gtx.zeros({Cell: N_CELLS, K: N_LEVELS}, allocator=backend)
+    accumulate.with_backend(backend)(amount, present, out=out, offset_provider={})
+    step = np.where(present.asnumpy(), amount.asnumpy() * 2.0, amount.asnumpy())
+    np.testing.assert_allclose(out.asnumpy(), np.cumsum(step, axis=1))

@@ -142,10 +142,14 @@ class Field(abc.ABC):
         return None
 
     def __bool__(self) -> bool:
-        raise TypeError(
+        raise AmbiguousTruthValueError(
             "the truth value of a Field is ambiguous: use where(condition, a, b) to choose "
             "values point by point"
         )
+
+
+class AmbiguousTruthValueError(TypeError):
+    """``if field:`` — a Field has no single truth value."""
 
 
 class Connectivity(Field):

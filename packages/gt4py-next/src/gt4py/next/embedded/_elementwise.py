@@ -217,10 +217,10 @@ def _typed_dtype(value: Any, what: str) -> np.dtype[Any] | None:
     """The dtype a typed operand imposes, ``None`` for literals; refuses raw arrays."""
     if is_field(value):
         return value.dtype  # type: ignore[no-any-return]
+    if isinstance(value, np.generic):  # before the literals: np.float64 subclasses float
+        return scalar_dtype(value.dtype)
     if isinstance(value, _LITERALS):
         return None
-    if isinstance(value, np.generic):
-        return scalar_dtype(value.dtype)
     if getattr(value, "ndim", None) == 0 and _array_ns.namespace_of(value) is not None:
         return scalar_dtype(value.dtype)
     if _array_ns.namespace_of(value) is not None:
@@ -251,7 +251,9 @@ def common_dtype(values: Sequence[Any], what: str) -> np.dtype[Any] | None:
 
 def literal_dtype(values: Sequence[Any]) -> np.dtype[Any]:
     """The dtype of an expression made only of Python literals (float64 > int32 > bool)."""
-    kinds = {type(v) for v in values}
+    kinds = {type(v) for v in values if not isinstance(v, np.generic)}
+    kinds |= {float for v in values if isinstance(v, np.floating)}
+    kinds |= {int for v in values if isinstance(v, np.integer)}
     if float in kinds:
         return np.dtype(np.float64)
     if int in kinds:
@@ -635,7 +637,7 @@ def broadcast(value: Any, dims: Sequence[Dimension]) -> Any:
 
 def scalar_field(value: Any, dtype: np.dtype[Any] | None = None, xp: Any = np) -> NdArrayField:
     """A 0-dimensional field (defined everywhere) holding ``value``."""
-    if isinstance(value, _LITERALS):
+    if isinstance(value, _LITERALS) and not isinstance(value, np.generic):
         dtype = dtype if dtype is not None else literal_dtype((value,))
         scalar = literal(value, dtype, "scalar")
     elif isinstance(value, np.generic) or getattr(value, "ndim", None) == 0:

@@ -14,6 +14,7 @@ Contexts nest (the innermost setting wins) and are per thread / per asyncio task
 from __future__ import annotations
 
 import contextvars
+import threading
 import types
 from collections.abc import Mapping
 from typing import Any, Final
@@ -31,6 +32,47 @@ _offset_provider: contextvars.ContextVar[OffsetProvider] = contextvars.ContextVa
 _pending: contextvars.ContextVar[list[Any] | None] = contextvars.ContextVar(
     "gt4py_next_pending_results", default=None
 )
+
+
+class _WeakScalarPromotion:
+    """numpy 2's scalar promotion (NEP 50) while embedded code runs, also on numpy 1.x.
+
+    Operator bodies compute with numpy scalars in plain Python (``nlev - 1`` with ``nlev`` an
+    int32 argument). The DSL types that as int32, as numpy 2 does; numpy 1.x's legacy rules
+    give int64 (and float32 * 2.0 gives float64). numpy 1.24-1.26 offer NEP 50 behind
+    ``_set_promotion_state``, a process-wide switch: it is on while any thread runs embedded
+    code and restored when the last one leaves.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._depth = 0
+        self._restore: str | None = None
+        import numpy as np
+
+        self._set = getattr(np, "_set_promotion_state", None)
+        self._get = getattr(np, "_get_promotion_state", None)
+
+    def enter(self) -> None:
+        if self._set is None or self._get is None:
+            return  # numpy 2: weak promotion is the only rule
+        with self._lock:
+            if self._depth == 0 and self._get() == "legacy":
+                self._restore = "legacy"
+                self._set("weak")
+            self._depth += 1
+
+    def exit(self) -> None:
+        if self._set is None:
+            return
+        with self._lock:
+            self._depth -= 1
+            if self._depth == 0 and self._restore is not None:
+                self._set(self._restore)
+                self._restore = None
+
+
+_weak_promotion = _WeakScalarPromotion()
 
 
 class embedded_context:  # used like a function: `with embedded_context(...):`
@@ -65,6 +107,7 @@ class embedded_context:  # used like a function: `with embedded_context(...):`
     def __enter__(self) -> None:
         if self._tokens:
             raise RuntimeError("an embedded_context cannot be entered twice at the same time")
+        _weak_promotion.enter()
         if self._offset_provider is not None:
             token = _offset_provider.set(self._offset_provider)
             self._tokens.append((_offset_provider, token))
@@ -83,6 +126,7 @@ class embedded_context:  # used like a function: `with embedded_context(...):`
                 variable.reset(token)
             self._tokens.clear()
             self._registry = None
+            _weak_promotion.exit()
 
 
 def get_offset_provider() -> OffsetProvider:

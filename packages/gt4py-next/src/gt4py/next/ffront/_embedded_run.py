@@ -15,7 +15,7 @@ from typing import Any
 
 from .._dimensions import Dimension, NamedIndex, promote_dims
 from .._domain import Domain, UnitRange, domain as as_domain
-from .._field import Field, is_field
+from .._field import AmbiguousTruthValueError, Field, is_field
 from ..embedded.context import embedded_context, pending_results
 from .fbuiltins import astype
 
@@ -180,13 +180,20 @@ def run_scan(
             if pointwise:
                 _scan_pointwise(function, init, args, out, target, axis, levels_in_order)
                 return out
-            for k in levels_in_order:
-                index = NamedIndex(axis, k)
-                level_args = [_at_level(a, axis, index) for a in args]
-                # the checker typed the carry; literals in the body (`count + where(c, 1, 0)`)
-                # may widen it on fields, where they are no longer weak
-                carry = _as_dtypes(function(carry, *level_args), result_dtypes)
-                _write_level(out, carry, target, axis, k)
+            try:
+                for k in levels_in_order:
+                    index = NamedIndex(axis, k)
+                    level_args = [_at_level(a, axis, index) for a in args]
+                    # the checker typed the carry; literals in the body (`count + where(c, 1,
+                    # 0)`) may widen it on fields, where they are no longer weak
+                    carry = _as_dtypes(function(carry, *level_args), result_dtypes)
+                    _write_level(out, carry, target, axis, k)
+            except AmbiguousTruthValueError:
+                # an operator called from the body branches on a value in Python (`if
+                # snow_exists:`): that needs scalars, so run the scan point by point
+                order = range(int(levels.start), int(levels.stop))
+                levels_in_order = order if forward else reversed(order)
+                _scan_pointwise(function, init, args, out, target, axis, levels_in_order)
         finally:
             requested_domain.reset(domain_token)
             in_operator_body.reset(token)
