@@ -492,8 +492,6 @@ class DefinitionParser:
             raise self._definition(
                 f"'{name}' is a parameter: its type is the one in the stencil's signature", target
             )
-        if name in self._externals and name not in self._scope.namespace:
-            raise self._definition(f"cannot assign to external '{name}'", target)
         if self._scope.rename_prefix is not None:
             if name in self._scope.aliases:
                 raise self._definition(
@@ -772,18 +770,20 @@ class DefinitionParser:
         base, decl = self._field_ref(node.value)
         if base.k_absolute is not None or base.k_variable is not None:
             raise self._definition("cannot index an absolute or variable K access again", node)
+        elts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
         if (
             base.data_index
-            or (any(base.offset) and not decl.data_dims)
-            or (isinstance(node.value, ast.Subscript))
+            or isinstance(node.value, ast.Subscript)
+            or (any(base.offset) and decl.data_dims and len(elts) != len(decl.axes))
         ):
-            # The second subscript of a[0, 0, 0][1] indexes data dimensions.
+            # The second subscript of a[0, 0, 0][1] indexes data dimensions (also when a
+            # function parameter stands for a[0, 0, 1] and is indexed with data indices only).
+            # Otherwise offsets compose: f(q[1, 0, 0]) reading q[-1, 0, 0] reads q[0, 0, 0].
             index = self._const_index(node.slice, node)
             self._check_data_index(decl, base.data_index + index, node, allow_missing=True)
             return ir.FieldRef(
                 name=base.name, offset=base.offset, data_index=base.data_index + index
             )
-        elts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
         if len(elts) != len(decl.axes):
             raise self._definition(
                 f"'{base.name}' has axes {decl.axes}: index it with {len(decl.axes)} offset(s), "

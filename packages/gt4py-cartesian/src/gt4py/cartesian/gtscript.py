@@ -83,7 +83,9 @@ class AxisIndex:
         return AxisIndex(self.axis, self.index, self.offset - int(other))
 
     def __repr__(self) -> str:
-        shift = f" {'+' if self.offset > 0 else '-'} {abs(self.offset)}" if self.offset else ""
+        # (the module's ``abs`` is the GTScript builtin)
+        shift = f" + {self.offset}" if self.offset > 0 else f" - {-self.offset}"
+        shift = shift if self.offset else ""
         return f"{self.axis}[{self.index}]{shift}"
 
 
