@@ -181,3 +181,48 @@ def test_scan_calling_an_operator_that_branches_in_python(backend):
     accumulate.with_backend(backend)(amount, present, out=out, offset_provider={})
     step = np.where(present.asnumpy(), amount.asnumpy() * 2.0, amount.asnumpy())
     np.testing.assert_allclose(out.asnumpy(), np.cumsum(step, axis=1))
+
+
+Koff = gtx.FieldOffset("Koff", source=K, target=(K,))
+
+
+@gtx.field_operator
+def from_below(
+    a: CellKField[gtx.float64],
+) -> tuple[CellKField[gtx.float64], CellKField[gtx.float64]]:
+    return a(Koff[-1]) * 2.0, a + 1.0
+
+
+@gtx.program
+def into_upper_levels(
+    a: CellKField[gtx.float64], lower: CellKField[gtx.float64], upper: CellKField[gtx.float64]
+):
+    from_below(a, out=(lower[:, 1:], upper[:, 1:]))
+
+
+def test_sliced_outputs_in_a_program(backend):
+    """`out=(f[:, 1:], ...)` writes the part of f the slices select (icon4py's turbulence)."""
+    a = _cell_k(backend)
+    lower = gtx.zeros({Cell: N_CELLS, K: N_LEVELS}, allocator=backend)
+    upper = gtx.zeros({Cell: N_CELLS, K: N_LEVELS}, allocator=backend)
+    into_upper_levels.with_backend(backend)(a, lower, upper, offset_provider={})
+    an = a.asnumpy()
+    expected_lower = np.zeros_like(an)
+    expected_lower[:, 1:] = an[:, :-1] * 2.0
+    np.testing.assert_allclose(lower.asnumpy(), expected_lower)
+    assert not upper.asnumpy()[:, 0].any()
+    np.testing.assert_allclose(upper.asnumpy()[:, 1:], an[:, 1:] + 1.0)
+
+
+@gtx.program
+def differently_sliced(
+    a: CellKField[gtx.float64], lower: CellKField[gtx.float64], upper: CellKField[gtx.float64]
+):
+    from_below(a, out=(lower[:, 1:], upper[:, 1:-1]))
+
+
+def test_outputs_sliced_differently_are_an_error():
+    import pytest
+
+    with pytest.raises(gtx.errors.DSLError, match="sliced alike"):
+        _ = differently_sliced.definition_stage

@@ -90,9 +90,38 @@ class ProgramTypeDeduction(OperatorTypeDeduction):
         self.calls.append(OperatorCall(callee=operator.__name__, location=self.location(node)))
 
     def _out_type(self, node: ast.expr) -> ts.TypeSpec:
+        if isinstance(node, ast.Tuple):
+            slicings = {
+                repr(out_slices(e)) if isinstance(e, ast.Subscript) else "[]" for e in node.elts
+            }
+            if len(slicings) > 1:
+                self.error(
+                    node,
+                    "the outputs of one call must be sliced alike (one domain is computed): "
+                    f"got {ast.unparse(node)}",
+                )
+            return ts.TupleType(tuple(self._out_type(e) for e in node.elts))
+        if isinstance(node, ast.Subscript):
+            return self._sliced_out(node)
         type_ = self.visit(node)
         if not _is_fields(type_):
             self.error(node, f"'out' must be a field or a tuple of fields, got {type_}")
+        return type_
+
+    def _sliced_out(self, node: ast.Subscript) -> ts.TypeSpec:
+        """``out=f[:, 1:]``: the operator writes the part of ``f`` the slices select."""
+        type_ = self.visit(node.value)
+        if not isinstance(type_, ts.FieldType):
+            self.error(node, f"only fields can be sliced in 'out', got {type_}")
+        slices = out_slices(node)
+        if slices is None:
+            self.error(
+                node.slice,
+                "'out' slices are written f[a:b, :] with integer constants (or none) and no step",
+            )
+        if type_.dims is not None and len(slices) > len(type_.dims):
+            self.error(node.slice, f"{len(slices)} slices for a field of {len(type_.dims)} dims")
+        self.expression_types[node] = type_
         return type_
 
     def _check_domain(self, node: ast.expr, out: ts.TypeSpec) -> None:
@@ -150,3 +179,32 @@ def _fits_out(result: ts.TypeSpec, out: ts.TypeSpec) -> bool:
 
 
 __all__ = ["DSLTypeError", "ProgramTypeDeduction"]
+
+
+def out_slices(node: ast.Subscript) -> list[tuple[int | None, int | None]] | None:
+    """The ``(start, stop)`` of each positional slice of ``f[a:b, :]``; None if not that form."""
+    items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+    result: list[tuple[int | None, int | None]] = []
+    for item in items:
+        if not isinstance(item, ast.Slice) or item.step is not None:
+            return None
+        bounds = []
+        for bound in (item.lower, item.upper):
+            if bound is None:
+                bounds.append(None)
+                continue
+            value = _int_constant(bound)
+            if value is None:
+                return None
+            bounds.append(value)
+        result.append((bounds[0], bounds[1]))
+    return result
+
+
+def _int_constant(node: ast.expr) -> int | None:
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _int_constant(node.operand)
+        return None if inner is None else -inner
+    return None

@@ -416,6 +416,36 @@ class _ProgramExpressions:
         raise LoweringError(f"'{ast.unparse(node)}' cannot be lowered in a program")
 
 
+def _unsliced(node: ast.expr) -> tuple[ast.expr, list[tuple[int | None, int | None]]]:
+    """``out=(f[:, 1:], g[:, 1:])`` -> ``(f, g)`` and the slices of the first output."""
+    from ..ffront._program_checking import out_slices
+
+    if isinstance(node, ast.Subscript):
+        return node.value, out_slices(node) or []
+    if isinstance(node, ast.Tuple):
+        parts = [_unsliced(e) for e in node.elts]
+        return ast.Tuple(elts=[p[0] for p in parts], ctx=ast.Load()), parts[0][1] if parts else []
+    return node, []
+
+
+def _sliced(domain: list[ir.Range], slices: list[tuple[int | None, int | None]]) -> list[ir.Range]:
+    """The output domain cut by positional slices relative to the field's own bounds."""
+
+    def bound(r: ir.Range, value: int | None, default: ir.Expr) -> ir.Expr:
+        if value is None:
+            return default
+        base = r.stop if value < 0 else r.start
+        return ir.Call(fun="plus", args=[base, literal(value, INDEX_DTYPE)])
+
+    result = list(domain)
+    for position, (start, stop) in enumerate(slices):
+        r = result[position]
+        result[position] = ir.Range(
+            dim=r.dim, start=bound(r, start, r.start), stop=bound(r, stop, r.stop)
+        )
+    return result
+
+
 def lower_program(program: Any) -> ir.Program:
     """The IR of a ``@program`` (its declared parameter types)."""
     from ..ffront._program_checking import ProgramTypeDeduction
@@ -450,10 +480,11 @@ def lower_program(program: Any) -> ir.Program:
         bound.update({k: v for k, v in keywords.items() if k is not None})
         args = [expressions.expr(bound[n], dtype_of(declared[n])) for n in names]
         arg_types = [checker.expression_types[bound[n]] for n in names]
+        out_node, slices = _unsliced(out_node)
         outputs = _names(expressions.expr(out_node))
         first = by_name[outputs[0]]
         assert isinstance(first, ir.FieldParam)
-        domain = out_domain(first)
+        domain = _sliced(out_domain(first), slices)
         if domain_node is not None:
             if isinstance(domain_node, ast.Tuple):
                 domain_node = domain_node.elts[0]
