@@ -188,7 +188,7 @@ def out_slices(node: ast.Subscript) -> list[tuple[int | None, int | None]] | Non
     for item in items:
         if not isinstance(item, ast.Slice) or item.step is not None:
             return None
-        bounds = []
+        bounds: list[int | None] = []
         for bound in (item.lower, item.upper):
             if bound is None:
                 bounds.append(None)
