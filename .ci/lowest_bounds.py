@@ -10,6 +10,7 @@ import pathlib
 import re
 import tomllib
 
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 _LOWER = re.compile(r"^([A-Za-z0-9_.\-]+)(?:\[[^\]]*\])?\s*>=\s*([0-9][^,;\s]*)")
 
