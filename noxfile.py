@@ -100,7 +100,8 @@ def compat(session: nox.Session) -> None:
     session.run(
         "python", "-W", "ignore", str(harness / "run_programs.py"),
         "--site", str(site), "--out", str(results),
-        "--backends", "embedded,gtfn_cpu,itir_python", "--isolate", *session.posargs,
+        "--backends", "embedded,gtfn_cpu,itir_python", "--isolate", "--timeout", "600",
+        *session.posargs,
         env={"PYTHONPATH": str(site)},
     )  # fmt: skip
     session.run(

@@ -251,7 +251,9 @@ def main(argv: list[str] | None = None) -> int:
         regress = [
             q
             for q in released.programs
-            if released.ok(q, "embedded") and not ours.ok(q, "embedded")
+            if released.ok(q, "embedded")
+            and not ours.ok(q, "embedded")
+            and (q in ours.programs or q.split(":")[0] in ours.data["modules"])
         ]
         out["released_ok_ours_not_embedded"] = regress
         lines.append(
@@ -271,6 +273,10 @@ def main(argv: list[str] | None = None) -> int:
                 text.append(f"{r['count']:4}  {r['class']}")
                 text.append(f"      e.g. {r['example']}")
                 text.append(f"           {r['exception'][:400]}")
+        for label, a in out["agreement"].items():
+            if a["differ"]:
+                text.append(f"\n== values differ: {label} ==")
+                text.extend(f"{d['program']}  fields {', '.join(d['fields'])}" for d in a["differ"])
         if "released_ok_ours_not_embedded" in out:
             text.append("\n== run on released embedded, not on ours embedded ==")
             text.extend(out["released_ok_ours_not_embedded"])

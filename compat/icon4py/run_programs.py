@@ -578,6 +578,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"[{i + 1}/{len(modules)}] {m}", flush=True)
             cmd = [
                 sys.executable,
+                *(f"-W{w}" for w in sys.warnoptions),
                 __file__,
                 *base,
                 "--modules",
@@ -685,6 +686,8 @@ def main(argv: list[str] | None = None) -> int:
                     continue
                 entry["backends"][b] = {"status": "running"}
                 report.save()
+                if b != "embedded" and embedded_attempt is None:
+                    embedded_attempt = reference_attempts.get(qualname)
                 if b == "embedded" or embedded_attempt is None:
                     attempts = list(range(len(VERTICAL_WINDOWS)))
                     if qualname in reference_attempts:

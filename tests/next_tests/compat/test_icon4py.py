@@ -171,7 +171,7 @@ def test_icon4py_runs_unchanged(tmp_path):
     cmd = [
         sys.executable, "-W", "ignore", str(HARNESS / "run_programs.py"),
         "--site", site, "--out", str(tmp_path), "--tag", "ours",
-        "--backends", ",".join(backends), "--isolate",
+        "--backends", ",".join(backends), "--isolate", "--timeout", "600",
     ]  # fmt: skip
     proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
