@@ -226,3 +226,37 @@ def test_outputs_sliced_differently_are_an_error():
 
     with pytest.raises(gtx.errors.DSLError, match="sliced alike"):
         _ = differently_sliced.definition_stage
+
+
+Edge = gtx.Dimension("Edge")
+E2CDim = gtx.Dimension("E2C", kind=gtx.DimensionKind.LOCAL)
+E2C = gtx.FieldOffset("E2C", source=Cell, target=(Edge, E2CDim))
+E2C_TABLE = np.array([[e % N_CELLS, (e * 5 + 1) % N_CELLS] for e in range(18)])
+
+
+@gtx.field_operator
+def cell_anomaly(a: CellKField[gtx.float64]) -> CellKField[gtx.float64]:
+    return a - neighbor_sum(a(C2E2C), axis=C2E2CDim) / 3.0
+
+
+@gtx.field_operator
+def edge_max_anomaly(
+    a: CellKField[gtx.float64], floor: gtx.Field[[Edge, K], gtx.float64]
+) -> gtx.Field[[Edge, K], gtx.float64]:
+    return gtx.maximum(floor, gtx.max_over(cell_anomaly(a)(E2C), axis=E2CDim))
+
+
+def test_reduction_over_an_operator_that_reduces(backend):
+    """max_over(E2C) of a neighbor_sum(C2E2C) (icon4py's cold-pool diffusion enhancement)."""
+    a = _cell_k(backend)
+    floor = gtx.as_field([Edge, K], rng.random((18, N_LEVELS)) - 0.5, allocator=backend)
+    out = gtx.zeros({Edge: 18, K: N_LEVELS}, allocator=backend)
+    provider = {
+        **_provider(backend),
+        "E2C": gtx.as_connectivity([Edge, E2CDim], Cell, E2C_TABLE, allocator=backend),
+    }
+    edge_max_anomaly.with_backend(backend)(a, floor, out=out, offset_provider=provider)
+    an = a.asnumpy()
+    anomaly = an - an[TABLE].sum(axis=1) / 3.0
+    expected = np.maximum(floor.asnumpy(), anomaly[E2C_TABLE].max(axis=1))
+    np.testing.assert_allclose(out.asnumpy(), expected)

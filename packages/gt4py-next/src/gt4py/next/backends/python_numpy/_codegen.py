@@ -250,8 +250,11 @@ class PythonGenerator:
         return f"_gather({node.field}, ({index},))"
 
     def _record_mask(self, decl: ir.OffsetDecl, check: str) -> None:
-        for axis, checks in reversed(self._masks):
+        for depth, (axis, checks) in enumerate(reversed(self._masks)):
             if axis == decl.local:
+                # from inside `depth` nested reductions the check carries their (size-1)
+                # trailing axes: drop them to get the shape of the reduction it masks
+                check = f"({check}){'[..., 0]' * depth}" if depth else check
                 if check not in checks:
                     checks.append(check)
                 return
