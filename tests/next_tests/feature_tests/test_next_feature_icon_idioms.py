@@ -260,3 +260,20 @@ def test_reduction_over_an_operator_that_reduces(backend):
     anomaly = an - an[TABLE].sum(axis=1) / 3.0
     expected = np.maximum(floor.asnumpy(), anomaly[E2C_TABLE].max(axis=1))
     np.testing.assert_allclose(out.asnumpy(), expected)
+
+
+@gtx.field_operator
+def accumulate_neighbour_sums(a: CellKField[gtx.float64]) -> CellKField[gtx.float64]:
+    return accumulate(neighbor_sum(a(C2E2C), axis=C2E2CDim), a > 0.5)
+
+
+def test_scan_over_a_neighbour_reduction(backend):
+    """A reduction feeding a scan (icon4py's vertically implicit solver)."""
+    a = _cell_k(backend)
+    out = gtx.zeros({Cell: N_CELLS, K: N_LEVELS}, allocator=backend)
+    accumulate_neighbour_sums.with_backend(backend)(a, out=out, offset_provider=_provider(backend))
+    an = a.asnumpy()
+    sums = an[TABLE].sum(axis=1)
+    np.testing.assert_allclose(
+        out.asnumpy(), np.cumsum(np.where(an > 0.5, sums * 2.0, sums), axis=1)
+    )

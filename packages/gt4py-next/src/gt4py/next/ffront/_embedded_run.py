@@ -324,5 +324,8 @@ def _allocate(dtypes: Any, target: Domain, like: Any) -> Any:
 
     if isinstance(dtypes, tuple):
         return tuple(_allocate(d, target, like) for d in dtypes)
-    array_ns = None if like is None else _array_ns.namespace_of(like.ndarray)
+    # the namespace, not the data: `like` may be unbounded (a broadcast scalar) and have none
+    array_ns = getattr(like, "array_ns", None)
+    if array_ns is None and like is not None:
+        array_ns = _array_ns.namespace_of(like.ndarray)
     return empty(target, dtype=dtypes, allocator=array_ns)

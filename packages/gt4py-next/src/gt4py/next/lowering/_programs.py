@@ -95,12 +95,48 @@ class LoweringContext:
         own domain (None: they can): they use scan carries or a reduction's neighbour."""
         for value in values:
             for leaf in _leaves(value):
-                for node in leaf.walk_values():
-                    if isinstance(node, ir.SymRef) and node.name not in self.scalar_names:
-                        return f"it uses the local value '{node.name}'"
-                    if isinstance(node, ir.NeighbourShift) and node.index is None:
-                        return "it is inside a reduction over neighbours"
+                reason = self._free_reference(leaf, frozenset(), frozenset())
+                if reason is not None:
+                    return reason
         return None
+
+    def _free_reference(
+        self, node: ir.Expr, axes: frozenset[str], names: frozenset[str]
+    ) -> str | None:
+        """A carry / local value, or the neighbour of an enclosing reduction, that ``node``
+        uses without binding it itself (reductions and lets inside it bind theirs)."""
+        if isinstance(node, ir.SymRef):
+            if node.name in self.scalar_names or node.name in names:
+                return None
+            return f"it uses the local value '{node.name}'"
+        if isinstance(node, ir.Deref):
+            for shift in node.shifts:
+                if isinstance(shift, ir.NeighbourShift) and shift.index is None:
+                    decl = self.offsets.get(shift.offset)
+                    if decl is None or decl.local not in axes:
+                        return "it is inside a reduction over neighbours"
+                if isinstance(shift, ir.DynamicShift):
+                    reason = self._free_reference(shift.amount, axes, names)
+                    if reason is not None:
+                        return reason
+            return None
+        if isinstance(node, ir.Reduce):
+            return self._free_reference(node.init, axes, names) or self._free_reference(
+                node.body, axes | {node.axis}, names
+            )
+        if isinstance(node, ir.Let):
+            return self._free_reference(node.value, axes, names) or self._free_reference(
+                node.body, axes, names | {node.name}
+            )
+        if isinstance(node, ir.Call):
+            for arg in node.args:
+                reason = self._free_reference(arg, axes, names)
+                if reason is not None:
+                    return reason
+            return None
+        if isinstance(node, ir.Cast):
+            return self._free_reference(node.value, axes, names)
+        return None  # literals, axis indices, field bounds
 
     def materialize(self, result: Value, result_type: Any, args: list[Value]) -> Value:
         """A field-operator result as temporaries written by a pending ``Apply`` — a candidate

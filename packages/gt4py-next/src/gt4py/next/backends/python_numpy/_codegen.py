@@ -274,7 +274,9 @@ class PythonGenerator:
 
     def _reduce(self, node: ir.Reduce, position: dict[str, str]) -> str:
         # the neighbour index is a new trailing axis: every other index array gets one more dim
-        inner = {d: f"{p}[..., None]" for d, p in position.items()}
+        inner = {
+            d: f"np.asarray({p})[..., None]" for d, p in position.items()
+        }  # p may be an int (scan level)
         count = self._neighbour_count(node)
         inner[node.axis] = f"np.arange({count})"
         self._masks.append((node.axis, []))
