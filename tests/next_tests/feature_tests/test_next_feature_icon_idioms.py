@@ -6,6 +6,7 @@ conditions (``1 <= K``), enum constants, number strings in dtype constructors, N
 constructors inside operators, generic field aliases and int32 literals.
 """
 
+# ruff: noqa: SIM108  (if/else statements on purpose: they are what the frontend lowers)
 from __future__ import annotations
 
 import enum
@@ -277,3 +278,155 @@ def test_scan_over_a_neighbour_reduction(backend):
     np.testing.assert_allclose(
         out.asnumpy(), np.cumsum(np.where(an > 0.5, sums * 2.0, sums), axis=1)
     )
+
+
+@gtx.field_operator
+def many_branches(a: CellKField[gtx.float64], flag: bool) -> CellKField[gtx.float64]:
+    x = a
+    if flag:
+        x = x + 1.0
+    else:
+        x = x * 1.0
+    if flag:
+        x = x + 2.0
+    else:
+        x = x * 1.0
+    if flag:
+        x = x + 3.0
+    else:
+        x = x * 1.0
+    if flag:
+        x = x + 4.0
+    else:
+        x = x * 1.0
+    if flag:
+        x = x + 5.0
+    else:
+        x = x * 1.0
+    if flag:
+        x = x + 6.0
+    else:
+        x = x * 1.0
+    if flag:
+        x = x + 7.0
+    else:
+        x = x * 1.0
+    if flag:
+        x = x + 8.0
+    else:
+        x = x * 1.0
+    if flag:
+        x = x + 9.0
+    else:
+        x = x * 1.0
+    if flag:
+        x = x + 10.0
+    else:
+        x = x * 1.0
+    if flag:
+        x = x + 11.0
+    else:
+        x = x * 1.0
+    if flag:
+        x = x + 12.0
+    else:
+        x = x * 1.0
+    if flag:
+        x = x + 13.0
+    else:
+        x = x * 1.0
+    if flag:
+        x = x + 14.0
+    else:
+        x = x * 1.0
+    if flag:
+        x = x + 15.0
+    else:
+        x = x * 1.0
+    if flag:
+        x = x + 16.0
+    else:
+        x = x * 1.0
+    if flag:
+        x = x + 17.0
+    else:
+        x = x * 1.0
+    if flag:
+        x = x + 18.0
+    else:
+        x = x * 1.0
+    if flag:
+        x = x + 19.0
+    else:
+        x = x * 1.0
+    if flag:
+        x = x + 20.0
+    else:
+        x = x * 1.0
+    if flag:
+        x = x + 21.0
+    else:
+        x = x * 1.0
+    if flag:
+        x = x + 22.0
+    else:
+        x = x * 1.0
+    if flag:
+        x = x + 23.0
+    else:
+        x = x * 1.0
+    if flag:
+        x = x + 24.0
+    else:
+        x = x * 1.0
+    return x
+
+
+def test_branches_in_a_row_lower_once_each(backend):
+    """24 `if`s in a row (icon4py's graupel has dozens): lowered once each, not 2**24 paths."""
+    a = _cell_k(backend)
+    out = gtx.zeros({Cell: N_CELLS, K: N_LEVELS}, allocator=backend)
+    many_branches.with_backend(backend)(a, True, out=out, offset_provider={})
+    np.testing.assert_allclose(out.asnumpy(), a.asnumpy() + sum(range(1, 25)))
+
+
+@gtx.field_operator
+def doubled_and_sum(
+    a: CellKField[gtx.float64], b: CellKField[gtx.float64]
+) -> tuple[CellKField[gtx.float64], CellKField[gtx.float64]]:
+    return a * 2.0, a + b
+
+
+@gtx.program
+def in_place_per_output_domains(
+    a: CellKField[gtx.float64], b: CellKField[gtx.float64], total: CellKField[gtx.float64]
+):
+    doubled_and_sum(
+        a, b, out=(a, total), domain=({Cell: (0, 6), K: (1, 4)}, {Cell: (2, 8), K: (0, 3)})
+    )
+
+
+@gtx.program
+def in_place_update(
+    a: CellKField[gtx.float64], b: CellKField[gtx.float64], total: CellKField[gtx.float64]
+):
+    doubled_and_sum(a, b, out=(a, total))
+
+
+def test_each_output_over_its_own_domain_in_place(backend):
+    """domain=({...}, {...}) per output, one output also an input (icon4py's diagnostics):
+    every value is computed from the inputs before any output is written."""
+    an, bn = rng.random((N_CELLS, N_LEVELS)), rng.random((N_CELLS, N_LEVELS))
+    a, b = _cell_k(backend, an.copy()), _cell_k(backend, bn)
+    total = gtx.zeros({Cell: N_CELLS, K: N_LEVELS}, allocator=backend)
+    in_place_per_output_domains.with_backend(backend)(a, b, total, offset_provider={})
+    expected_a, expected_total = an.copy(), np.zeros_like(an)
+    expected_a[0:6, 1:4] = an[0:6, 1:4] * 2.0
+    expected_total[2:8, 0:3] = an[2:8, 0:3] + bn[2:8, 0:3]
+    np.testing.assert_allclose(a.asnumpy(), expected_a)
+    np.testing.assert_allclose(total.asnumpy(), expected_total)
+
+    a = _cell_k(backend, an.copy())
+    in_place_update.with_backend(backend)(a, b, total, offset_provider={})
+    np.testing.assert_allclose(a.asnumpy(), an * 2.0)
+    np.testing.assert_allclose(total.asnumpy(), an + bn)

@@ -84,6 +84,11 @@ class OperatorLowering:
         self.tree: ast.FunctionDef = definition.body
         self.types: dict[Any, Any] = definition.expression_types
         self.env = dict(env)
+        # locals bound once (name -> value) and the bound names each value needs, transitively:
+        # without them a value used twice is copied into each use, and `x = select(c, x + 1,
+        # x * 2)` repeated n times is a tree of 2**n nodes (icon4py's graupel scans)
+        self.lets: dict[str, ir.Expr] = {}
+        self._needs: dict[str, frozenset[str]] = {}
 
     # -- statements -----------------------------------------------------------------------------
 
@@ -91,7 +96,39 @@ class OperatorLowering:
         result = self._block(list(self.tree.body), self.env)
         if result is None:
             raise LoweringError(f"{self.operator.__name__}: no value is returned on some path")
-        return result
+        return self.close(result)
+
+    def close(self, value: Value) -> Value:
+        """``value`` with the bound locals it uses wrapped around it (``Let``): self-contained,
+        so that it can be shifted, passed to another operator or returned."""
+        return _map(self._close_leaf, value)
+
+    def _close_leaf(self, expr: ir.Expr) -> ir.Expr:
+        if not self.lets:
+            return expr
+        needed: set[str] = set()
+        for ref in expr.walk_values().if_isinstance(ir.SymRef):
+            if ref.name in self.lets:
+                needed |= self._needs[ref.name]
+        for name in reversed([n for n in self.lets if n in needed]):  # earliest outermost
+            expr = ir.Let(name=name, value=self.lets[name], body=expr)
+        return expr
+
+    def _local(self, name: str, value: Value) -> Value:
+        """``value`` as the value of the local ``name``: bound once if it is worth it and safe
+        to compute unconditionally (no shifted read, which a ``where`` may guard)."""
+        if isinstance(value, tuple):
+            return tuple(self._local(f"{name}_{i}", v) for i, v in enumerate(value))
+        if not _bindable(value):
+            return value
+        bound = self.context.fresh_local(name)
+        needed = {bound}
+        for ref in value.walk_values().if_isinstance(ir.SymRef):
+            if ref.name in self.lets:
+                needed |= self._needs[ref.name]
+        self.lets[bound] = value
+        self._needs[bound] = frozenset(needed)
+        return ir.SymRef(name=bound)
 
     def _block(self, statements: list[ast.stmt], env: dict[str, Value]) -> Value | None:
         for index, node in enumerate(statements):
@@ -113,7 +150,22 @@ class OperatorLowering:
                 left = env[node.target.id]
                 right = self._with(env).expr(node.value)
                 fun = ARITHMETIC[type(node.op)]
-                env[node.target.id] = ir.Call(fun=fun, args=[left, right])  # type: ignore[list-item]
+                updated = ir.Call(fun=fun, args=[left, right])  # type: ignore[list-item]
+                env[node.target.id] = self._local(node.target.id, updated)
+                continue
+            if isinstance(node, ast.If) and not _returns(node):
+                # both branches fall through: lower each once and merge what they assign, so
+                # that the statements after the `if` are lowered once (not once per path:
+                # 2**n for n ifs in a row, as in icon4py's graupel scan)
+                condition = self._with(env).expr(node.test)
+                then_env, else_env = dict(env), dict(env)
+                self._block(list(node.body), then_env)
+                self._block(list(node.orelse), else_env)
+                for name in then_env.keys() & else_env.keys():
+                    then_value, else_value = then_env[name], else_env[name]
+                    if then_value is not else_value:
+                        selected = _select(condition, then_value, else_value)  # type: ignore[arg-type]
+                        env[name] = self._local(name, selected)
                 continue
             if isinstance(node, ast.If):
                 rest = statements[index + 1 :]
@@ -133,7 +185,7 @@ class OperatorLowering:
 
     def _bind(self, target: ast.expr, value: Value, env: dict[str, Value]) -> None:
         if isinstance(target, ast.Name):
-            env[target.id] = value
+            env[target.id] = self._local(target.id, value)
             return
         assert isinstance(target, ast.Tuple) and isinstance(value, tuple)
         for element, part in zip(target.elts, value, strict=True):
@@ -141,6 +193,32 @@ class OperatorLowering:
 
     def _with(self, env: dict[str, Value]) -> ExpressionLowering:
         return ExpressionLowering(self, env)
+
+
+_UNSAFE_CALLS = frozenset({"floordiv", "mod"})  # integer division by zero traps
+
+
+def _bindable(value: ir.Expr) -> bool:
+    """Worth binding (not a leaf) and safe to compute where the local is defined: no shifted
+    read (out of bounds where a later ``where`` would have guarded it) and no division that
+    can trap. Shifted or guarded values stay inline, as before."""
+    if isinstance(value, (ir.Literal, ir.SymRef, ir.FieldBound, ir.AxisIndex)):
+        return False
+    if isinstance(value, ir.Deref) and not value.shifts:
+        return False
+    for node in value.walk_values():
+        if isinstance(node, ir.Deref) and any(
+            not isinstance(s, ir.LocalIndex) for s in node.shifts
+        ):
+            return False
+        if isinstance(node, ir.Reduce) or (isinstance(node, ir.Call) and node.fun in _UNSAFE_CALLS):
+            return False
+    return True
+
+
+def _returns(node: ast.If) -> bool:
+    """Whether a branch of ``node`` returns (then the rest of the block depends on the path)."""
+    return any(isinstance(n, ast.Return) for n in ast.walk(node))
 
 
 def _select(condition: ir.Expr, then: Value, otherwise: Value) -> Value:
@@ -263,7 +341,8 @@ class ExpressionLowering:
         base = self.expr(node.value)
         index = self.type_of(node.slice)
         if isinstance(index, ts.LocalIndexType):
-            return ShiftPusher(ir.LocalIndex(dim=index.dim.value, index=index.index)).apply(base)
+            shift = ir.LocalIndex(dim=index.dim.value, index=index.index)
+            return ShiftPusher(shift).apply(self.owner.close(base))
         assert isinstance(base, tuple) and isinstance(index, ts.IntConstantType)
         return base[index.value]
 
@@ -348,11 +427,12 @@ class ExpressionLowering:
         names = [name for name, _ in signature.params]
         params = dict(signature.params)
         values: dict[str, Value] = {}
+        close = self.owner.close
         for name, argument in zip(names, node.args, strict=False):
-            values[name] = self.expr(argument, dtype_of(params[name]))
+            values[name] = close(self.expr(argument, dtype_of(params[name])))
         for keyword in node.keywords:
             assert keyword.arg is not None
-            values[keyword.arg] = self.expr(keyword.value, dtype_of(params[keyword.arg]))
+            values[keyword.arg] = close(self.expr(keyword.value, dtype_of(params[keyword.arg])))
         context = self.owner.context
         result_type = self.type_of(node)
         if signature.definition.kind == "scan_operator":
@@ -368,6 +448,7 @@ class ExpressionLowering:
         return context.materialize(result, result_type, list(values.values()))  # type: ignore[no-any-return]
 
     def shift(self, node: ast.expr, value: Value) -> Value:
+        value = self.owner.close(value)  # a shift moves the values of the locals it uses too
         offset_type = self.type_of(node)
         if isinstance(offset_type, ts.CartesianShiftType):
             assert isinstance(node, ast.BinOp)

@@ -9,6 +9,7 @@ expressions over scalar parameters, or the bounds of ``out``).
 from __future__ import annotations
 
 import ast
+import itertools
 from typing import Any
 
 import numpy as np
@@ -66,7 +67,12 @@ class LoweringContext:
         self.temporaries: list[ir.Temporary] = []
         self.pending: list[ir.Apply | ir.Scan] = []  # written before the statement being lowered
         self.scalar_names: set[str] = set()
+        self._locals = itertools.count()
         self.set_params(params or [])
+
+    def fresh_local(self, name: str) -> str:
+        """A program-wide unique name for a bound local of an operator body."""
+        return f"__l{next(self._locals)}_{name}"
 
     def set_params(self, params: list[ir.FieldParam | ir.ScalarParam]) -> None:
         self.scalar_names = {p.name for p in params if isinstance(p, ir.ScalarParam)}
@@ -482,6 +488,65 @@ def _sliced(domain: list[ir.Range], slices: list[tuple[int | None, int | None]])
     return result
 
 
+def _given_domain(node: ast.expr, checker: Any, expressions: Any) -> dict[str, ir.Range]:
+    """``{Dim: (start, stop), ...}`` of ``domain=`` as ranges by dimension name."""
+    assert isinstance(node, ast.Dict)
+    given: dict[str, ir.Range] = {}
+    for key, value in zip(node.keys, node.values, strict=True):
+        assert key is not None  # a ``**mapping`` has no key
+        dim_type = checker.expression_types[key]
+        assert isinstance(dim_type, ts.DimensionType)
+        dim = dim_type.dim.value
+        assert isinstance(value, ast.Tuple)
+        start, stop = (expressions.expr(v, np.dtype(INDEX_DTYPE)) for v in value.elts)
+        given[dim] = ir.Range(dim=dim, start=start, stop=stop)
+    return given
+
+
+def _per_output_domains(
+    statements: list[ir.Apply | ir.Scan], domains: list[list[ir.Range]], operator: Any
+) -> list[ir.Apply | ir.Scan]:
+    """``domain=({...}, {...})``: each output written over its own domain. An ``Apply`` is
+    split into one statement per distinct domain (the values are pure: recomputing them is
+    safe); a scan's outputs must share one domain."""
+    *pending, last = statements
+    if all(_same_domain(d, domains[0]) for d in domains[1:]):
+        return statements
+    if isinstance(last, ir.Scan):
+        raise LoweringError(
+            f"the outputs of scan operator {operator.__name__} are given different domains; "
+            "a scan computes all its outputs over one domain"
+        )
+    entries = list(zip(last.outputs, last.values, domains, strict=True))
+    split: list[ir.Apply | ir.Scan] = []
+    while entries:  # write an output only once no other pending value reads it
+        for index, (output, value, domain) in enumerate(entries):
+            others = [v for i, (_, v, _) in enumerate(entries) if i != index]
+            if not any(_reads(v, output) for v in others):
+                split.append(ir.Apply(outputs=[output], domain=domain, values=[value]))
+                del entries[index]
+                break
+        else:
+            names = ", ".join(repr(o) for o, _, _ in entries)
+            raise LoweringError(
+                f"{operator.__name__} writes {names} over different domains and each is read "
+                "for another: pass separate output fields"
+            )
+    return [*pending, *split]
+
+
+def _reads(value: ir.Expr, field: str) -> bool:
+    return any(d.field == field for d in value.walk_values().if_isinstance(ir.Deref))
+
+
+def _same_domain(a: list[ir.Range], b: list[ir.Range]) -> bool:
+    from ..ir import expr_text
+
+    return [(r.dim, expr_text(r.start), expr_text(r.stop)) for r in a] == [
+        (r.dim, expr_text(r.start), expr_text(r.stop)) for r in b
+    ]
+
+
 def lower_program(program: Any) -> ir.Program:
     """The IR of a ``@program`` (its declared parameter types)."""
     from ..ffront._program_checking import ProgramTypeDeduction
@@ -521,19 +586,18 @@ def lower_program(program: Any) -> ir.Program:
         first = by_name[outputs[0]]
         assert isinstance(first, ir.FieldParam)
         domain = _sliced(out_domain(first), slices)
+        domains = [domain] * len(outputs)
         if domain_node is not None:
-            if isinstance(domain_node, ast.Tuple):
-                domain_node = domain_node.elts[0]
-            assert isinstance(domain_node, ast.Dict)
-            given: dict[str, ir.Range] = {}
-            for key, value in zip(domain_node.keys, domain_node.values, strict=True):
-                assert key is not None  # a ``**mapping`` has no key
-                dim_type = checker.expression_types[key]
-                assert isinstance(dim_type, ts.DimensionType)
-                dim = dim_type.dim.value
-                assert isinstance(value, ast.Tuple)
-                start, stop = (expressions.expr(v, np.dtype(INDEX_DTYPE)) for v in value.elts)
-                given[dim] = ir.Range(dim=dim, start=start, stop=stop)  # type: ignore[arg-type]
-            domain = [given.get(r.dim, r) for r in domain]
-        body.extend(lower_call(context, operator, args, arg_types, outputs, domain))
+            nodes = domain_node.elts if isinstance(domain_node, ast.Tuple) else [domain_node]
+            if len(nodes) not in (1, len(outputs)):
+                raise LoweringError(
+                    f"domain= gives {len(nodes)} domains for {len(outputs)} outputs"
+                )
+            given = [_given_domain(n, checker, expressions) for n in nodes]
+            domains = [
+                [given[i if len(given) > 1 else 0].get(r.dim, r) for r in domain]
+                for i in range(len(outputs))
+            ]
+        statements = lower_call(context, operator, args, arg_types, outputs, domains[0])
+        body.extend(_per_output_domains(statements, domains, operator))
     return _finish(program.__name__, params, context, body)

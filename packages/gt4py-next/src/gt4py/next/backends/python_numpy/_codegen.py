@@ -151,6 +151,11 @@ class PythonGenerator:
         shape_text = ", ".join("1" if d == axis else f"max(hi{k}_{d} - lo{k}_{d}, 0)" for d in dims)
         if isinstance(statement, ir.Apply):
             values = [self.expr(v, position) for v in statement.values]
+            if len(values) > 1:  # every value is computed before any output is written
+                names = [f"v{k}_{i}" for i in range(len(values))]
+                for name, value in zip(names, values, strict=True):
+                    self.lines.append(f"    {name} = {value}")
+                values = names
             for output, value in zip(statement.outputs, values, strict=True):
                 self._write(output, value, dims, k, position, shape_text, "    ")
             return
