@@ -430,3 +430,22 @@ def test_each_output_over_its_own_domain_in_place(backend):
     in_place_update.with_backend(backend)(a, b, total, offset_provider={})
     np.testing.assert_allclose(a.asnumpy(), an * 2.0)
     np.testing.assert_allclose(total.asnumpy(), an + bn)
+
+
+@gtx.field_operator
+def smoothed_twice(
+    w: CellKField[gtx.float64], weights: CellC2E2CField[gtx.float64]
+) -> CellKField[gtx.float64]:
+    z = neighbor_sum(w(C2E2C) * weights, axis=C2E2CDim)
+    return neighbor_sum(z(C2E2C) * weights, axis=C2E2CDim)
+
+
+def test_reduction_of_a_reduction_over_the_same_neighbours(backend):
+    """The outer C2E2C neighbour is not the inner one (icon4py's diffusion of w)."""
+    a = _cell_k(backend)
+    weights = gtx.as_field([Cell, C2E2CDim], rng.random(TABLE.shape), allocator=backend)
+    out = gtx.zeros({Cell: N_CELLS, K: N_LEVELS}, allocator=backend)
+    smoothed_twice.with_backend(backend)(a, weights, out=out, offset_provider=_provider(backend))
+    an, wn = a.asnumpy(), weights.asnumpy()[:, :, None]
+    z = (an[TABLE] * wn).sum(axis=1)
+    np.testing.assert_allclose(out.asnumpy(), (z[TABLE] * wn).sum(axis=1))

@@ -39,4 +39,5 @@ from ._shifting import (
     LoweringError as LoweringError,
     ShiftPusher as ShiftPusher,
     literal as literal,
+    neighbour_key as neighbour_key,
 )

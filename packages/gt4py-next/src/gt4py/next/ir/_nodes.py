@@ -62,10 +62,14 @@ class NeighbourShift(Shift):
 
     offset: str
     index: int | None = None
+    # `index=None` only: how many enclosing reductions over the same local dimension to skip
+    # (a shift pushed into an intermediate that reduces over that dimension itself, e.g.
+    # `z = neighbor_sum(w(C2E2C)); neighbor_sum(z(C2E2C))`, refers to the outer reduction)
+    outer: int = 0
 
     if TYPE_CHECKING:
 
-        def __init__(self, *, offset: str, index: int | None = ...) -> None: ...
+        def __init__(self, *, offset: str, index: int | None = ..., outer: int = ...) -> None: ...
 
 
 class LocalIndex(Shift):

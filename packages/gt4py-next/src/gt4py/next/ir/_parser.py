@@ -41,7 +41,7 @@ shift: NAME SIGN INT                                -> cartesian_shift
      | NAME SIGN "(" expr ")"                       -> dynamic_shift
      | NAME "@" INT                                 -> local_index
 SIGN: "+" | "-"
-STAR: "*"
+STAR: /\*\^*/
 BOUND: "lo" | "hi"
 DIRECTION: "forward" | "backward"
 LITERAL.2: /(-?[0-9][0-9_.eE+\-]*|-?inf|nan|True|False):[a-z0-9_]+/
@@ -184,9 +184,10 @@ def _build(tree: Any) -> Any:
 
         def neighbour_shift(self, items: list[Any]) -> ir.NeighbourShift:
             offset, index = items
-            return ir.NeighbourShift(
-                offset=str(offset), index=None if str(index) == "*" else int(index)
-            )
+            text = str(index)
+            if text.startswith("*"):
+                return ir.NeighbourShift(offset=str(offset), index=None, outer=text.count("^"))
+            return ir.NeighbourShift(offset=str(offset), index=int(text))
 
         def local_index(self, items: list[Any]) -> ir.LocalIndex:
             dim, index = items

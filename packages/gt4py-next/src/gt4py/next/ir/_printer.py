@@ -57,7 +57,8 @@ def _shift_text(shift: ir.Shift) -> str:
     if isinstance(shift, ir.CartesianShift):
         return f"{shift.dim}{'-' if shift.amount < 0 else '+'}{abs(shift.amount)}"
     if isinstance(shift, ir.NeighbourShift):
-        return f"{shift.offset}[{'*' if shift.index is None else shift.index}]"
+        star = "*" + "^" * shift.outer
+        return f"{shift.offset}[{star if shift.index is None else shift.index}]"
     if isinstance(shift, ir.DynamicShift):
         return f"{shift.dim}+({expr_text(shift.amount)})"
     if isinstance(shift, ir.LocalIndex):

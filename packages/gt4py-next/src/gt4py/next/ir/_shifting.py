@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Union
 
 import numpy as np
@@ -29,11 +30,20 @@ def literal(value: Any, dtype: np.dtype[Any] | str | None) -> ir.Literal:
 Value = Union[ir.Expr, tuple["Value", ...]]  # noqa: UP007  (a runtime alias, recursive)
 
 
+def neighbour_key(axis: str, outer: int = 0) -> str:
+    """The position key of the neighbour of the reduction over ``axis``, ``outer`` same-axis
+    reductions out (codegen positions: the innermost is ``axis`` itself)."""
+    return axis if outer == 0 else f"{axis}^{outer}"
+
+
 class ShiftPusher:
     """Moves a lowered value: every field read (and index) happens at the shifted point."""
 
-    def __init__(self, shift: ir.Shift) -> None:
+    def __init__(self, shift: ir.Shift, locals_of: Mapping[str, str | None] | None = None) -> None:
         self.shift = shift
+        # offset name -> its local dimension: a neighbour shift pushed into a reduction over
+        # the same local dimension must skip it (``outer``); needed for ``index=None`` shifts
+        self.locals_of = locals_of
 
     def apply(self, value: Value) -> Value:
         if isinstance(value, tuple):
@@ -68,10 +78,24 @@ class ShiftPusher:
                 op=node.op,
                 axis=node.axis,
                 init=node.init,
-                body=self._expr(node.body),
+                body=self._into_reduction(node.axis)._expr(node.body),
                 tables=node.tables,
             )
         raise TypeError(f"cannot shift {node!r}")
+
+    def _into_reduction(self, axis: str) -> ShiftPusher:
+        shift = self.shift
+        if not (isinstance(shift, ir.NeighbourShift) and shift.index is None):
+            return self
+        if self.locals_of is None:
+            raise LoweringError(
+                f"internal: pushing {shift.offset}[*] into a reduction needs the offsets' "
+                "local dimensions"
+            )
+        if self.locals_of.get(shift.offset) != axis:
+            return self
+        outer = ir.NeighbourShift(offset=shift.offset, index=None, outer=shift.outer + 1)
+        return ShiftPusher(outer, self.locals_of)
 
     def _shift(self, shift: ir.Shift) -> ir.Shift:
         if isinstance(shift, ir.DynamicShift):
@@ -79,4 +103,4 @@ class ShiftPusher:
         return shift
 
 
-__all__ = ["LoweringError", "ShiftPusher", "Value", "literal"]
+__all__ = ["LoweringError", "ShiftPusher", "Value", "literal", "neighbour_key"]

@@ -477,7 +477,9 @@ class ExpressionLowering:
                     ir.CartesianShift(dim=offset.source.value, amount=index or 0)
                 ).apply(value)
             self.owner.context.declare_offset(offset)
-            return ShiftPusher(ir.NeighbourShift(offset=offset.value, index=index)).apply(value)
+            locals_of = {n: d.local for n, d in self.owner.context.offsets.items()}
+            shift = ir.NeighbourShift(offset=offset.value, index=index)
+            return ShiftPusher(shift, locals_of).apply(value)
         raise self.error(node, f"{offset_type} is not an offset the compiled backends know")
 
     def builtin(self, node: ast.Call, builtin: fbuiltins.BuiltInFunction, dtype: Any) -> Value:

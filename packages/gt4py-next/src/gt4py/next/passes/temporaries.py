@@ -76,8 +76,9 @@ def _cost(value: ir.Expr) -> int:
 class _Inline(NodeTranslator):
     """Replaces reads of inlined temporaries by their values, moved by the read's shifts."""
 
-    def __init__(self, values: dict[str, ir.Expr]) -> None:
+    def __init__(self, values: dict[str, ir.Expr], locals_of: dict[str, str | None]) -> None:
         self.values = values
+        self.locals_of = locals_of
 
     def visit_Deref(self, node: ir.Deref) -> ir.Expr:
         shifts = [self.visit(s) for s in node.shifts]
@@ -88,7 +89,7 @@ class _Inline(NodeTranslator):
 
         moved: ir.Expr = value
         for shift in reversed(shifts):  # each push prepends: the first shift ends up first
-            moved = ShiftPusher(shift).apply(moved)  # type: ignore[assignment]
+            moved = ShiftPusher(shift, self.locals_of).apply(moved)  # type: ignore[assignment]
         return moved
 
 
@@ -134,7 +135,8 @@ def choose_temporaries(
         if not writes_candidate or _keep(statement, kept, policy, min_saved_work):  # type: ignore[arg-type]
             kept.insert(0, statement)
             continue
-        inline = _Inline(dict(zip(statement.outputs, statement.values, strict=True)))
+        locals_of = {o.name: o.local for o in program.offsets}
+        inline = _Inline(dict(zip(statement.outputs, statement.values, strict=True)), locals_of)
         kept = [inline.visit(s) for s in kept]
         dropped.update(statement.outputs)
     return ir.Program(

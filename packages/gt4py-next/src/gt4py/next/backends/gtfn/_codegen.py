@@ -514,10 +514,14 @@ class CppGenerator:
                 if decl.local is None:
                     entry = self._hoisted_entry(f"{t}[{at} * {t}_s0]", t)
                 else:
-                    neighbour = str(shift.index) if shift.index is not None else pos[decl.local]
+                    neighbour = (
+                        str(shift.index)
+                        if shift.index is not None
+                        else pos[ir.neighbour_key(decl.local, shift.outer)]
+                    )
                     entry = self._hoisted_entry(f"{t}[{at} * {t}_s0 + {neighbour} * {t}_s1]", t)
                     if shift.index is None and self.table_skips.get(t, True):
-                        self._record_mask(decl, f"{entry} != {t}_skip")
+                        self._record_mask(decl, f"{entry} != {t}_skip", shift.outer)
                 pos[decl.codomain] = f"index_t({entry})"
         param = self.fields[node.field]
         index = " + ".join(f"{pos[d]} * {node.field}_s_{d}" for d in param.dims) or "0"
@@ -541,9 +545,11 @@ class CppGenerator:
                 self._hoist_names.add(name)
         return name
 
-    def _record_mask(self, decl: ir.OffsetDecl, check: str) -> None:
+    def _record_mask(self, decl: ir.OffsetDecl, check: str, outer: int = 0) -> None:
         for axis, checks in reversed(self._masks):
-            if axis == decl.local:
+            if axis == decl.local and outer:
+                outer -= 1
+            elif axis == decl.local:
                 if check not in checks:
                     checks.append(check)
                 return
@@ -567,8 +573,7 @@ class CppGenerator:
     def _reduce_update(
         self, node: ir.Reduce, position: dict[str, str], acc: str, neighbour: str
     ) -> str:
-        inner = dict(position)
-        inner[node.axis] = neighbour
+        inner = _entered(position, node.axis, neighbour)
         self._masks.append((node.axis, []))
         try:
             body = self.expr(node.body, inner)
@@ -610,3 +615,15 @@ def generate(program: ir.Program, name: str, table_dtypes: Mapping[str, str]) ->
 
 def _unused(*_: Any) -> None:
     pass
+
+
+def _entered(position: dict[str, str], axis: str, neighbour: str) -> dict[str, str]:
+    """Positions inside a reduction over ``axis``: its neighbour, the enclosing ones over the
+    same axis one level further out."""
+    inner = dict(position)
+    level = 0
+    while ir.neighbour_key(axis, level) in position:
+        inner[ir.neighbour_key(axis, level + 1)] = position[ir.neighbour_key(axis, level)]
+        level += 1
+    inner[axis] = neighbour
+    return inner

@@ -246,17 +246,21 @@ class PythonGenerator:
                 if decl.local is None:
                     pos[decl.codomain] = f"{decl.name}[{at}]"
                 else:
-                    neighbour = str(shift.index) if shift.index is not None else pos[decl.local]
+                    key = ir.neighbour_key(decl.local, shift.outer)
+                    neighbour = str(shift.index) if shift.index is not None else pos[key]
                     pos[decl.codomain] = f"{decl.name}[{at}, {neighbour}]"
                     if shift.index is None:
-                        self._record_mask(decl, f"({pos[decl.codomain]} != {decl.name}_skip)")
+                        check = f"({pos[decl.codomain]} != {decl.name}_skip)"
+                        self._record_mask(decl, check, shift.outer)
         param = self.fields[node.field]
         index = ", ".join(f"{pos[d]} - {node.field}_lo_{d}" for d in param.dims)
         return f"_gather({node.field}, ({index},))"
 
-    def _record_mask(self, decl: ir.OffsetDecl, check: str) -> None:
+    def _record_mask(self, decl: ir.OffsetDecl, check: str, outer: int = 0) -> None:
         for depth, (axis, checks) in enumerate(reversed(self._masks)):
-            if axis == decl.local:
+            if axis == decl.local and outer:
+                outer -= 1
+            elif axis == decl.local:
                 # from inside `depth` nested reductions the check carries their (size-1)
                 # trailing axes: drop them to get the shape of the reduction it masks
                 check = f"({check}){'[..., 0]' * depth}" if depth else check
@@ -279,10 +283,15 @@ class PythonGenerator:
 
     def _reduce(self, node: ir.Reduce, position: dict[str, str]) -> str:
         # the neighbour index is a new trailing axis: every other index array gets one more dim
-        inner = {
-            d: f"np.asarray({p})[..., None]" for d, p in position.items()
-        }  # p may be an int (scan level)
+        # (asarray: in a scan the level index is a plain int)
+        inner = {d: f"np.asarray({p})[..., None]" for d, p in position.items()}
         count = self._neighbour_count(node)
+        level = 0  # enclosing reductions over the same axis move one key out
+        while ir.neighbour_key(node.axis, level) in position:
+            inner[ir.neighbour_key(node.axis, level + 1)] = (
+                f"np.asarray({position[ir.neighbour_key(node.axis, level)]})[..., None]"
+            )
+            level += 1
         inner[node.axis] = f"np.arange({count})"
         self._masks.append((node.axis, []))
         try:
