@@ -449,3 +449,20 @@ def test_reduction_of_a_reduction_over_the_same_neighbours(backend):
     an, wn = a.asnumpy(), weights.asnumpy()[:, :, None]
     z = (an[TABLE] * wn).sum(axis=1)
     np.testing.assert_allclose(out.asnumpy(), (z[TABLE] * wn).sum(axis=1))
+
+
+@gtx.program
+def from_level_at_least_one(a: CellKField[gtx.float64], out: CellKField[gtx.float64], n: gtx.int32):
+    doubled_and_sum(
+        a, a, out=(out, out), domain={Cell: (0, N_CELLS), K: (gtx.maximum(1, n), N_LEVELS)}
+    )
+
+
+def test_builtin_in_a_domain_bound(backend):
+    """domain={K: (maximum(1, nflatlev), ...)} (icon4py's dycore diagnostics)."""
+    a = _cell_k(backend)
+    out = gtx.zeros({Cell: N_CELLS, K: N_LEVELS}, allocator=backend)
+    from_level_at_least_one.with_backend(backend)(a, out, gtx.int32(0), offset_provider={})
+    expected = np.zeros((N_CELLS, N_LEVELS))
+    expected[:, 1:] = a.asnumpy()[:, 1:] * 2.0
+    np.testing.assert_allclose(out.asnumpy(), expected)

@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from gt4py.eve import Node
+
 from .. import ir
 from .._dimensions import Dimension
 from .._offsets import IndexedFieldOffset
@@ -107,9 +109,8 @@ class OperatorLowering:
         if not self.lets:
             return expr
         needed: set[str] = set()
-        for ref in expr.walk_values().if_isinstance(ir.SymRef):
-            if ref.name in self.lets:
-                needed |= self._needs[ref.name]
+        for name in _free_names(expr, self.lets):
+            needed |= self._needs[name]
         for name in reversed([n for n in self.lets if n in needed]):  # earliest outermost
             expr = ir.Let(name=name, value=self.lets[name], body=expr)
         return expr
@@ -123,9 +124,8 @@ class OperatorLowering:
             return value
         bound = self.context.fresh_local(name)
         needed = {bound}
-        for ref in value.walk_values().if_isinstance(ir.SymRef):
-            if ref.name in self.lets:
-                needed |= self._needs[ref.name]
+        for used in _free_names(value, self.lets):
+            needed |= self._needs[used]
         self.lets[bound] = value
         self._needs[bound] = frozenset(needed)
         return ir.SymRef(name=bound)
@@ -193,6 +193,26 @@ class OperatorLowering:
 
     def _with(self, env: dict[str, Value]) -> ExpressionLowering:
         return ExpressionLowering(self, env)
+
+
+def _free_names(expr: ir.Expr, names: Any) -> set[str]:
+    """The names of ``names`` that ``expr`` refers to outside any ``Let`` binding them."""
+    found: set[str] = set()
+
+    def visit(node: Any, bound: frozenset[str]) -> None:
+        if isinstance(node, ir.SymRef):
+            if node.name in names and node.name not in bound:
+                found.add(node.name)
+        elif isinstance(node, ir.Let):
+            visit(node.value, bound)
+            visit(node.body, bound | {node.name})
+        elif isinstance(node, Node):
+            for child in node.iter_children_values():
+                for item in child if isinstance(child, list) else (child,):
+                    visit(item, bound)
+
+    visit(expr, frozenset())
+    return found
 
 
 _UNSAFE_CALLS = frozenset({"floordiv", "mod"})  # integer division by zero traps

@@ -451,6 +451,12 @@ class _ProgramExpressions:
                     -float(inner.value) if "." in inner.value else -int(inner.value), inner.dtype
                 )
             return ir.Call(fun="neg", args=[inner])  # type: ignore[list-item]
+        if isinstance(node, ast.Call) and not node.keywords:
+            callee = self.types.get(node.func)
+            name = getattr(getattr(callee, "target", None), "name", None)
+            if name in ("maximum", "minimum"):  # domain bounds: maximum(1, nflatlev)
+                args = [self.expr(a, dtype) for a in node.args]
+                return ir.Call(fun=name, args=args)  # type: ignore[arg-type]
         if isinstance(node, ast.BinOp) and type(node.op) in ARITHMETIC:
             left = self.expr(node.left, dtype)
             right = self.expr(node.right, dtype)
