@@ -40,6 +40,12 @@ def _worth_sharing(node: ir.Expr) -> bool:
     return not (isinstance(node, ir.Deref) and not node.shifts)
 
 
+def _uses(node: ir.Expr, names: set[str]) -> bool:
+    return bool(names) and any(
+        ref.name in names for ref in node.walk_values().if_isinstance(ir.SymRef)
+    )
+
+
 class _Replace(NodeTranslator):
     def __init__(self, target: str, name: str) -> None:
         self.target = target
@@ -55,8 +61,10 @@ def eliminate_common_subexpressions(expr: ir.Expr, names: Iterator[str]) -> ir.E
     while True:
         counts: Counter[str] = Counter()
         nodes: dict[str, ir.Expr] = {}
+        let_names = {let.name for let in expr.walk_values().if_isinstance(ir.Let)}
         for sub in _unconditional_subexpressions(expr):
-            if _worth_sharing(sub):
+            # the binding goes around the whole value: nothing that uses a Let's name moves
+            if _worth_sharing(sub) and not _uses(sub, let_names):
                 key = text(sub)
                 counts[key] += 1
                 nodes[key] = sub
