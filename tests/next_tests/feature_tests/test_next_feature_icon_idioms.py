@@ -466,3 +466,30 @@ def test_builtin_in_a_domain_bound(backend):
     expected = np.zeros((N_CELLS, N_LEVELS))
     expected[:, 1:] = a.asnumpy()[:, 1:] * 2.0
     np.testing.assert_allclose(out.asnumpy(), expected)
+
+
+@gtx.field_operator
+def interpolated_squared(
+    w: CellKField[gtx.float64], c: CellKField[gtx.float64]
+) -> CellKField[gtx.float64]:
+    c_wp = c * 1.0
+    x = c * w + (1.0 - c_wp) * w(Koff[-1])
+    x = x * x
+    return x
+
+
+@gtx.program
+def interpolate_to_half_levels(
+    w: CellKField[gtx.float64], c: CellKField[gtx.float64], out: CellKField[gtx.float64]
+):
+    interpolated_squared(w, c, out=out[:, 1:])
+
+
+def test_locals_used_twice_and_shifted(backend):
+    """A bound local next to a shifted read, squared (icon4py's turbulence diagnostics)."""
+    w, c = _cell_k(backend), _cell_k(backend)
+    out = gtx.zeros({Cell: N_CELLS, K: N_LEVELS}, allocator=backend)
+    interpolate_to_half_levels.with_backend(backend)(w, c, out, offset_provider={})
+    wn, cn = w.asnumpy(), c.asnumpy()
+    x = cn[:, 1:] * wn[:, 1:] + (1.0 - cn[:, 1:]) * wn[:, :-1]
+    np.testing.assert_allclose(out.asnumpy()[:, 1:], x * x)
