@@ -493,3 +493,14 @@ def test_locals_used_twice_and_shifted(backend):
     wn, cn = w.asnumpy(), c.asnumpy()
     x = cn[:, 1:] * wn[:, 1:] + (1.0 - cn[:, 1:]) * wn[:, :-1]
     np.testing.assert_allclose(out.asnumpy()[:, 1:], x * x)
+
+
+def test_released_helper_names():
+    """Names icon4py's grid and state modules use (released gt4py 1.2.x)."""
+    from gt4py import eve
+    from gt4py.next import common
+
+    table = gtx.as_connectivity([Cell, C2E2CDim], Cell, TABLE)
+    assert common.is_neighbor_table(table) and not common.is_neighbor_table(3)
+    assert common.DimsT.__bound__ is gtx.Dims
+    assert issubclass(eve.StrEnum, str)

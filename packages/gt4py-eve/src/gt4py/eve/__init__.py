@@ -6,6 +6,8 @@ Typed, validated datamodels (:mod:`~gt4py.eve.datamodels`), tree nodes and walks
 utilities (:mod:`~gt4py.eve.utils`). The most used names are re-exported here.
 """
 
+from enum import StrEnum as StrEnum  # released gt4py's eve.StrEnum (str-valued enums)
+
 from . import codegen, datamodels, nodes, traits, utils, visitors
 from ._fingerprints import register as _register_fingerprints
 from ._version import __version__ as __version__
@@ -43,6 +45,7 @@ from .visitors import NOTHING, NodeMutator, NodeTranslator, NodeVisitor
 _register_fingerprints()
 
 __all__ = [
+    "StrEnum",
     "NOTHING",
     "Coerced",
     "ConstrainedStr",

@@ -1,7 +1,7 @@
 """The field model of gt4py.next: dimensions, ranges, domains, fields, connectivities, offsets."""
 
 from collections.abc import Mapping
-from typing import TypeAlias
+from typing import TypeAlias, TypeGuard, TypeVar
 
 from ._dimensions import (
     CartesianConnectivity,
@@ -45,8 +45,24 @@ OffsetProvider: TypeAlias = Mapping[str, Connectivity | Dimension]
 #: Released gt4py's name for a connectivity with a local dimension (used in annotations).
 NeighborTable = Connectivity
 
+#: A type variable over the dimensions of a field (``Dims[...]``), as released gt4py names it.
+DimsT = TypeVar("DimsT", bound=Dims, covariant=True)  # noqa: PLC0105  (released name)
+
+
+def is_neighbor_table(value: object) -> TypeGuard[Connectivity]:
+    """Whether ``value`` is a neighbour table: a connectivity over (horizontal, local) dims."""
+    if not isinstance(value, Connectivity):
+        return False
+    dims = value.domain.dims
+    return (
+        len(dims) == 2
+        and dims[0].kind is DimensionKind.HORIZONTAL
+        and dims[1].kind is DimensionKind.LOCAL
+    )
+
 
 __all__ = [
+    "DimsT",
     "NeighborTable",
     "OffsetProvider",
     "CartesianConnectivity",
@@ -70,6 +86,7 @@ __all__ = [
     "UnitRange",
     "domain",
     "is_field",
+    "is_neighbor_table",
     "named_range",
     "promote_dims",
     "scalar_dtype",
