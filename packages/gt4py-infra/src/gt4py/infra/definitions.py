@@ -6,7 +6,7 @@ Only the stdlib and numpy are needed here; nothing GPU-related is imported.
 from __future__ import annotations
 
 import enum
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, TypeAlias, TypeGuard, TypeVar
 
 import numpy as np
 
@@ -91,6 +91,41 @@ SCALAR_TYPES: Final[dict[str, np.dtype[Any]]] = {
 }
 
 
+#: A scalar value of the DSLs: a Python ``bool``/``int``/``float`` or a numpy scalar of
+#: :data:`SCALAR_TYPES`.
+Scalar: TypeAlias = (
+    bool
+    | np.bool_
+    | int
+    | np.int8
+    | np.int16
+    | np.int32
+    | np.int64
+    | np.uint8
+    | np.uint16
+    | np.uint32
+    | np.uint64
+    | float
+    | np.float32
+    | np.float64
+)
+
+#: A type variable over :data:`Scalar` (``Field[Dims[Cell], ScalarT]``).
+ScalarT = TypeVar("ScalarT", bound=Scalar)
+
+_SCALAR_CLASSES: Final[tuple[type, ...]] = (
+    bool,
+    int,
+    float,
+    *(dtype.type for dtype in SCALAR_TYPES.values()),
+)
+
+
+def is_scalar_type(value: object) -> TypeGuard[Scalar]:
+    """Whether ``value`` is a :data:`Scalar` (a value, not a type: ``is_scalar_type(1.0)``)."""
+    return isinstance(value, _SCALAR_CLASSES)
+
+
 def is_supported_scalar(dtype: object) -> bool:
     """Whether ``dtype`` names one of :data:`SCALAR_TYPES`."""
     try:
@@ -104,6 +139,9 @@ __all__ = [
     "SCALAR_TYPES",
     "Device",
     "DeviceType",
+    "Scalar",
     "ScalarKind",
+    "ScalarT",
+    "is_scalar_type",
     "is_supported_scalar",
 ]

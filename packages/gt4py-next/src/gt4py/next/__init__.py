@@ -10,7 +10,11 @@ default; ``embedded_cupy`` and ``embedded_jax`` created on first access).
 
 from typing import Any
 
-from gt4py.infra.definitions import Device as Device, DeviceType as DeviceType
+from gt4py.infra.definitions import (
+    Device as Device,
+    DeviceType as DeviceType,
+    is_scalar_type as is_scalar_type,
+)
 
 from . import common as common, errors as errors, experimental as experimental
 from ._backend import (
@@ -37,6 +41,7 @@ from .common import (
     GridType as GridType,
     UnitRange as UnitRange,
     domain as domain,
+    unit_range as unit_range,
 )
 from .constructors import (
     as_connectivity as as_connectivity,
@@ -172,6 +177,7 @@ __all__ = [
     "int16",
     "int32",
     "int64",
+    "is_scalar_type",
     "isfinite",
     "isinf",
     "isnan",
@@ -195,6 +201,7 @@ __all__ = [
     "uint16",
     "uint32",
     "uint64",
+    "unit_range",
     "wait_for_compilation",
     "where",
     "zeros",

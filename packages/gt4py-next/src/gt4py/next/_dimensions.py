@@ -9,7 +9,7 @@ from __future__ import annotations
 import enum
 import operator
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, Final, NamedTuple, SupportsIndex, TypeGuard
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, SupportsIndex, TypeGuard, TypeVar
 
 
 if TYPE_CHECKING:
@@ -204,14 +204,19 @@ class CartesianConnectivity:
 
 
 class Dims(tuple[Dimension, ...]):
-    """The dimensions of a field annotation: ``Field[Dims[I, J], float64]``."""
+    """The dimensions of a field annotation: ``Field[Dims[I, J], float64]``.
+
+    An annotation may be generic over dimensions: ``Dims[Cell, D]`` with a ``typing.TypeVar``
+    ``D``, or ``Dims[Dimension]`` for any one dimension (see
+    :class:`~gt4py.next.common.FieldAnnotation`); such ``Dims`` never reach a field.
+    """
 
     __slots__ = ()
 
     def __new__(cls, dims: Iterable[Dimension] = ()) -> Dims:
         dims = tuple(dims)
         for dim in dims:
-            if not isinstance(dim, Dimension):
+            if not (isinstance(dim, (Dimension, TypeVar)) or dim is Dimension):
                 raise TypeError(f"Dims[...] takes Dimension objects, got {dim!r}")
         if len(set(dims)) != len(dims):
             raise ValueError(f"Dims[...] lists a dimension twice: {_names(dims)}")
@@ -219,6 +224,11 @@ class Dims(tuple[Dimension, ...]):
 
     def __class_getitem__(cls, dims: Dimension | tuple[Dimension, ...]) -> Dims:  # type: ignore[override]
         return cls(dims if isinstance(dims, tuple) else (dims,))
+
+    @property
+    def __parameters__(self) -> tuple[TypeVar, ...]:
+        """The type variables among the dimensions (``Dims[Cell, D]``: ``(D,)``)."""
+        return tuple(dict.fromkeys(d for d in self if isinstance(d, TypeVar)))  # type: ignore[misc]
 
     def __repr__(self) -> str:
         return f"Dims[{_names(self)}]"

@@ -8,7 +8,9 @@ today; backends may add their own). ``Field[Dims[I, J], float64]`` builds a
 from __future__ import annotations
 
 import abc
-from collections.abc import Callable, Sequence
+import types
+import typing
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 import numpy as np
@@ -42,29 +44,68 @@ _SUPPORTED_DTYPES = frozenset(SCALAR_TYPES.values())
 class FieldAnnotation:
     """The type written as ``Field[Dims[I, J], float64]``: its dimensions and dtype.
 
-    ``dims`` is ``None`` for ``Field[..., dtype]`` (any dimensions). The dtype may be a
-    ``typing.TypeVar`` (``CellField = Field[Dims[Cell], T]``): such a generic annotation is
-    made concrete by subscripting it, ``CellField[float64]``, as with typing's generic aliases.
+    ``dims`` is ``None`` for ``Field[..., dtype]`` (any dimensions). An annotation may be
+    generic, as typing's generic aliases are: the dtype, the dimensions (``Dims[D]``, or a bare
+    ``D`` in place of ``Dims[...]``) or single dimensions (``Dims[Cell, D]``) may be
+    ``typing.TypeVar`` s. Subscripting substitutes them in order of appearance:
+    ``Field[Dims[D], T][Cell, float64]`` is ``Field[Dims[Cell], float64]``; a dimension variable
+    takes a :class:`Dimension` or a ``Dims[...]`` whose dimensions take its place.
+    ``Field[...] | None`` is a ``typing.Optional``. As in released gt4py, helper code may also
+    write a union of dtypes (``Field[Dims[Cell], float32 | float64]``) or the class
+    ``Dimension`` for any dimension (``Dims[Dimension]``); such annotations, like unsubstituted
+    generic ones, are not :attr:`is_concrete` and the DSL refuses them.
     """
 
     __slots__ = ("dims", "dtype")
 
     def __init__(self, dims: Sequence[Dimension] | None, dtype: object) -> None:
         self.dims = None if dims is None else Dims(dims)
-        self.dtype: Any = dtype if isinstance(dtype, TypeVar) else scalar_dtype(dtype)
+        self.dtype: Any = dtype if _is_type_expression(dtype) else scalar_dtype(dtype)
+
+    @property
+    def is_concrete(self) -> bool:
+        """Whether this names one field type (no type variable, union or ``Dimension`` class)."""
+        return isinstance(self.dtype, np.dtype) and (
+            self.dims is None or all(isinstance(d, Dimension) for d in self.dims)
+        )
 
     @property
     def __parameters__(self) -> tuple[TypeVar, ...]:
-        return (self.dtype,) if isinstance(self.dtype, TypeVar) else ()
+        dims = () if self.dims is None else self.dims.__parameters__
+        dtype = (self.dtype,) if isinstance(self.dtype, TypeVar) else ()
+        return tuple(dict.fromkeys((*dims, *dtype)))
 
-    def __getitem__(self, dtype: object) -> FieldAnnotation:
-        if not self.__parameters__:
+    def __getitem__(self, args: object) -> FieldAnnotation:
+        params = self.__parameters__
+        if not params:
             raise TypeError(f"{self!r} is not generic: it has no type variable to substitute")
-        if isinstance(dtype, tuple):
-            if len(dtype) != 1:
-                raise TypeError(f"{self!r} takes one type argument, got {len(dtype)}")
-            (dtype,) = dtype
-        return FieldAnnotation(self.dims, dtype)
+        # `X[a, b]` passes a plain tuple; a `Dims[...]` argument is one argument
+        args = args if type(args) is tuple else (args,)
+        if len(args) != len(params):
+            raise TypeError(
+                f"{self!r} takes {len(params)} type argument(s) "
+                f"({', '.join(map(str, params))}), got {len(args)}"
+            )
+        return self.substitute(dict(zip(params, args, strict=True)))
+
+    def substitute(self, values: Mapping[TypeVar, object]) -> FieldAnnotation:
+        """This annotation with type variables replaced by ``values`` (others are kept)."""
+        dims: list[Any] | None = None
+        if self.dims is not None:
+            dims = []
+            for dim in self.dims:
+                value = values.get(dim, dim) if isinstance(dim, TypeVar) else dim
+                dims.extend(value if isinstance(value, (list, tuple)) else (value,))
+        dtype = (
+            values.get(self.dtype, self.dtype) if isinstance(self.dtype, TypeVar) else self.dtype
+        )
+        return FieldAnnotation(dims, dtype)
+
+    def __or__(self, other: object) -> Any:
+        return typing.Union[self, other]  # noqa: UP007  (an instance is no type for `|`)
+
+    def __ror__(self, other: object) -> Any:
+        return typing.Union[other, self]  # noqa: UP007
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, FieldAnnotation):
@@ -76,8 +117,16 @@ class FieldAnnotation:
 
     def __repr__(self) -> str:
         dims = "..." if self.dims is None else repr(self.dims)
-        dtype = self.dtype if isinstance(self.dtype, TypeVar) else self.dtype.name
+        dtype = self.dtype.name if isinstance(self.dtype, np.dtype) else self.dtype
         return f"Field[{dims}, {dtype}]"
+
+
+def _is_type_expression(dtype: object) -> bool:
+    """A type variable, a union (``float32 | float64``) or a ``type X = ...`` alias."""
+    alias_type = getattr(typing, "TypeAliasType", ())
+    return isinstance(dtype, (TypeVar, types.UnionType, alias_type)) or (
+        typing.get_origin(dtype) is typing.Union
+    )
 
 
 def _field_annotation(params: object) -> FieldAnnotation:
@@ -86,7 +135,7 @@ def _field_annotation(params: object) -> FieldAnnotation:
     dims, dtype = params
     if dims is Ellipsis:
         return FieldAnnotation(None, dtype)
-    if isinstance(dims, Dimension):
+    if isinstance(dims, (Dimension, TypeVar)):
         dims = (dims,)
     if not isinstance(dims, (list, tuple)):
         raise TypeError(f"the first argument of Field[...] must be Dims[...], got {dims!r}")

@@ -1,7 +1,8 @@
 """The field model of gt4py.next: dimensions, ranges, domains, fields, connectivities, offsets."""
 
+import functools
 from collections.abc import Mapping
-from typing import TypeAlias, TypeGuard, TypeVar
+from typing import Any, TypeAlias, TypeGuard, TypeVar
 
 from ._dimensions import (
     CartesianConnectivity,
@@ -47,6 +48,16 @@ NeighborTable = Connectivity
 
 #: A type variable over the dimensions of a field (``Dims[...]``), as released gt4py names it.
 DimsT = TypeVar("DimsT", bound=Dims, covariant=True)  # noqa: PLC0105  (released name)
+
+
+@functools.singledispatch
+def _field(definition: Any, /, *, domain: DomainLike, dtype: Any = None) -> Field:
+    """A field over ``domain`` that views the array ``definition`` (no copy).
+
+    Released gt4py's internal ``common._field``, which icon4py calls to reshape a field's
+    array in place. The embedded field (``NdArrayField``) registers the implementation.
+    """
+    raise NotImplementedError("gt4py.next.embedded registers the field view of arrays")
 
 
 def is_neighbor_table(value: object) -> TypeGuard[Connectivity]:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
+from .. import common
 from .._dimensions import Dimension, NamedIndex
 from .._domain import INFINITY, Domain, DomainLike, NamedRange, UnitRange, domain as as_domain
 from .._field import Connectivity, Field, scalar_dtype
@@ -584,6 +585,20 @@ def _relative_selection(domain: Domain, index: Any) -> list[UnitRange | int | No
                     f"index {int(item)} is out of bounds for {domain.dims[pos]}={own}"
                 ) from None
     return selection
+
+
+@common._field.register(object)
+def _field_view(definition: Any, /, *, domain: DomainLike, dtype: Any = None) -> NdArrayField:
+    """``common._field``: an array viewed as a field (converted only if ``dtype`` differs)."""
+    xp = _array_ns.namespace_of(definition)
+    if xp is None:
+        raise TypeError(
+            f"cannot make a field view of a {type(definition).__name__}; pass an array "
+            "(numpy, cupy, jax) or use gtx.as_field(domain, data) to copy other data"
+        )
+    if dtype is not None and np.dtype(dtype) != definition.dtype:
+        definition = xp.asarray(definition, dtype=scalar_dtype(dtype))
+    return NdArrayField(domain, definition, array_ns=xp)
 
 
 # The operation modules import this module's classes; importing them last closes the loop.

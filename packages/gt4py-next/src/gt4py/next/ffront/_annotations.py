@@ -27,10 +27,16 @@ def type_from_annotation(annotation: Any) -> ts.TypeSpec:
     """The type a parameter or return annotation declares."""
     annotation = _resolve_alias(annotation)
     if isinstance(annotation, FieldAnnotation):
-        if isinstance(annotation.dtype, typing.TypeVar):
+        if annotation.__parameters__:
             raise AnnotationError(
-                f"{annotation!r} is generic: give its type variable a dtype, e.g. "
+                f"{annotation!r} is generic: substitute its type variables "
+                f"({', '.join(map(str, annotation.__parameters__))}), e.g. "
                 "CellField[gtx.float64]"
+            )
+        if not annotation.is_concrete:
+            raise AnnotationError(
+                f"{annotation!r} names no single field type: a DSL annotation needs Dimension "
+                "objects and one dtype (gtx.float64, ...), not a union or the class Dimension"
             )
         return ts.FieldType(annotation.dims, annotation.dtype)
     if isinstance(annotation, type) and annotation in _PYTHON_SCALARS:
@@ -73,8 +79,8 @@ def _resolve_alias(annotation: Any) -> Any:
         value = _resolve_alias(origin.__value__)
         params = origin.__type_params__
         args = typing.get_args(annotation)
-        if isinstance(value, FieldAnnotation) and len(params) == len(args) == 1:
-            return value[args[0]] if value.dtype is params[0] else value
+        if isinstance(value, FieldAnnotation) and len(params) == len(args):
+            return value.substitute(dict(zip(params, args, strict=True)))
         raise AnnotationError(f"cannot substitute {args} into the alias {origin.__name__}")
     return annotation
 
@@ -83,15 +89,19 @@ def _is_namedtuple(cls: type) -> bool:
     return issubclass(cls, tuple) and hasattr(cls, "_fields")
 
 
+def member_names(collection: Any) -> tuple[str, ...]:
+    """The member names, in order, of a dataclass or NamedTuple (class or instance)."""
+    if dataclasses.is_dataclass(collection):
+        return tuple(f.name for f in dataclasses.fields(collection))
+    return tuple(collection._fields)
+
+
 def _named_collection(cls: type) -> ts.NamedCollectionType:
     try:
         hints = typing.get_type_hints(cls)
     except Exception as error:
         raise AnnotationError(f"cannot read the annotations of {cls.__name__}: {error}") from None
-    if dataclasses.is_dataclass(cls):
-        names = tuple(f.name for f in dataclasses.fields(cls))
-    else:
-        names = tuple(cls._fields)  # type: ignore[attr-defined]
+    names = member_names(cls)
     member_types = []
     for name in names:
         if name not in hints:
