@@ -9,7 +9,7 @@ from typing import Any
 from .._dimensions import Dimension
 from ..errors import DSLError, DSLTypeError
 from . import type_specifications as ts
-from ._annotations import type_of_value
+from ._annotations import member_names, type_of_value
 from ._ir import OperatorDefinition, Parameter, ProgramDefinition
 from ._program_checking import ProgramTypeDeduction
 from ._result_shifts import forwards_requested_domain
@@ -85,11 +85,7 @@ def _check_scan(checker: OperatorTypeDeduction, init: Any) -> None:
 def _init_type(init: Any) -> ts.TypeSpec | None:
     cls = type(init)
     if dataclasses.is_dataclass(init) or (isinstance(init, tuple) and hasattr(cls, "_fields")):
-        names = (
-            tuple(f.name for f in dataclasses.fields(init))
-            if dataclasses.is_dataclass(init)
-            else tuple(cls._fields)
-        )
+        names = member_names(init)
         members = [_init_type(getattr(init, n)) for n in names]
         if any(t is None for t in members):
             return None

@@ -14,7 +14,7 @@ import inspect
 import os
 import textwrap
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from typing import Any, ClassVar
 
 from gt4py.eve import SourceLocation
@@ -66,17 +66,17 @@ class SourceDefinition:
         if tree is None:
             location = source_location(filename, max(first_line, 1), 1)
             raise DSLError(location, f"'{function.__name__}' is not a 'def' function")
-        closure = _closure_values(function)
-        _DimensionOnTheRight(function, closure, tree).visit(tree)
-        return cls(
+        definition = cls(
             function=function,
             tree=tree,
             filename=filename,
             line_offset=max(first_line, 1) - 1,
             column_offset=column_offset,
-            closure=closure,
+            closure=_closure_values(function),
             caller_locals=_caller_locals() if _has_string_annotations(function) else {},
         )
+        _DimensionOnTheRight(definition.lookup, tree).visit(tree)
+        return definition
 
     def location(self, node: ast.AST) -> SourceLocation:
         line = getattr(node, "lineno", 1) + self.line_offset
@@ -164,9 +164,8 @@ class _DimensionOnTheRight(ast.NodeTransformer):
         ast.NotEq: ast.NotEq,
     }
 
-    def __init__(self, function: Any, closure: dict[str, Any], tree: ast.FunctionDef) -> None:
-        self.function = function
-        self.closure = closure
+    def __init__(self, lookup: Callable[[str], Any], tree: ast.FunctionDef) -> None:
+        self.lookup = lookup
         arguments = tree.args
         self.local_names = {
             a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
@@ -174,22 +173,10 @@ class _DimensionOnTheRight(ast.NodeTransformer):
             n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
         }
 
-    def _global(self, node: ast.expr) -> Any:
-        if isinstance(node, ast.Name):
-            if node.id in self.local_names:
-                return _MISSING
-            if node.id in self.closure:
-                return self.closure[node.id]
-            return self.function.__globals__.get(node.id, _MISSING)
-        if isinstance(node, ast.Attribute):
-            base = self._global(node.value)
-            return _MISSING if base is _MISSING else getattr(base, node.attr, _MISSING)
-        return _MISSING
-
     def _is_dimension(self, node: ast.expr) -> bool:
         from .._dimensions import Dimension
 
-        return isinstance(self._global(node), Dimension)
+        return isinstance(global_value(node, self.lookup, self.local_names), Dimension)
 
     def visit_Compare(self, node: ast.Compare) -> ast.AST:
         self.generic_visit(node)
@@ -206,6 +193,26 @@ class _DimensionOnTheRight(ast.NodeTransformer):
 
 def is_missing(value: Any) -> bool:
     return value is _MISSING
+
+
+def global_value(
+    node: ast.expr,
+    lookup: Callable[[str], Any],
+    local_names: Container[str],
+    missing: Any = MISSING,
+) -> Any:
+    """The value of ``name`` or of a ``name.attr.attr`` chain rooted at a global (a module
+    constant, an enum member, a dimension), or ``missing``.
+
+    ``lookup`` resolves a name that is not in ``local_names`` (returning ``missing`` when
+    there is none); any other expression, or a missing attribute, gives ``missing``.
+    """
+    if isinstance(node, ast.Name):
+        return missing if node.id in local_names else lookup(node.id)
+    if isinstance(node, ast.Attribute):
+        base = global_value(node.value, lookup, local_names, missing)
+        return missing if base is missing else getattr(base, node.attr, missing)
+    return missing
 
 
 def _has_string_annotations(function: types.FunctionType) -> bool:

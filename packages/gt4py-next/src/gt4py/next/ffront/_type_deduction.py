@@ -26,8 +26,8 @@ from ..errors import (
     UnsupportedPythonFeatureError,
 )
 from . import fbuiltins, type_specifications as ts
-from ._annotations import AnnotationError, type_from_annotation, type_of_value
-from ._source import MISSING, SourceDefinition, is_missing
+from ._annotations import AnnotationError, member_names, type_from_annotation, type_of_value
+from ._source import SourceDefinition, global_value, is_missing
 
 
 _BOOL = np.dtype(np.bool_)
@@ -325,7 +325,7 @@ class OperatorTypeDeduction:
         return type_
 
     def visit_Attribute(self, node: ast.Attribute) -> ts.TypeSpec:
-        value = self._global_attribute(node)
+        value = global_value(node, self.source.lookup, self.symbols)
         if not is_missing(value) and not isinstance(value, types.ModuleType):
             type_ = type_of_value(value)
             if type_ is None:
@@ -354,19 +354,6 @@ class OperatorTypeDeduction:
                 )
             return member
         self.error(node, f"{base} has no attribute '{node.attr}'", MissingAttributeError)
-
-    def _global_attribute(self, node: ast.Attribute) -> Any:
-        """The value of ``Name.attr.attr`` rooted at a global (an enum member, a class
-        constant), or the missing marker."""
-        if isinstance(node.value, ast.Attribute):
-            base = self._global_attribute(node.value)
-        elif isinstance(node.value, ast.Name) and node.value.id not in self.symbols:
-            base = self.source.lookup(node.value.id)
-        else:
-            return MISSING
-        if is_missing(base):
-            return base
-        return getattr(base, node.attr, MISSING)
 
     def visit_Tuple(self, node: ast.Tuple) -> ts.TypeSpec:
         types_ = tuple(self.visit(e) for e in node.elts)
@@ -563,7 +550,7 @@ class OperatorTypeDeduction:
 
     def _construct(self, node: ast.Call, cls: type) -> ts.TypeSpec:
         """``State(u=a, v=b)``: a named collection of the members' own types."""
-        names = _member_names(cls)
+        names = member_names(cls)
         values: dict[str, ts.TypeSpec] = {}
         if len(node.args) > len(names):
             self.error(node, f"{cls.__name__} has {len(names)} members, got {len(node.args)}")
@@ -881,14 +868,6 @@ def _concrete(dtype: np.dtype[Any], type_: ts.TypeSpec) -> np.dtype[Any]:
 
 def _dims_of(type_: ts.TypeSpec) -> tuple[Dimension, ...] | None:
     return type_.dims if isinstance(type_, ts.FieldType) else None
-
-
-def _member_names(cls: type) -> tuple[str, ...]:
-    import dataclasses
-
-    if dataclasses.is_dataclass(cls):
-        return tuple(f.name for f in dataclasses.fields(cls))
-    return tuple(cls._fields)  # type: ignore[attr-defined]
 
 
 def _is_str_constant(call: ast.Call) -> bool:

@@ -22,6 +22,7 @@ from .. import ir
 from .._dimensions import Dimension
 from .._offsets import IndexedFieldOffset
 from ..ffront import fbuiltins, type_specifications as ts
+from ..ffront._source import global_value
 from ..ir import LoweringError as LoweringError, ShiftPusher, literal
 from ..ir._shifting import Value
 
@@ -305,13 +306,9 @@ class ExpressionLowering:
 
     def global_attribute(self, node: ast.Attribute) -> Any:
         """The value of ``module.CONST`` / ``Enum.MEMBER`` chains rooted at a global."""
-        if isinstance(node.value, ast.Attribute):
-            base = self.global_attribute(node.value)
-        elif isinstance(node.value, ast.Name) and node.value.id not in self.env:
-            base = lookup(self.owner.function, node.value.id)
-        else:
-            return _MISSING
-        return _MISSING if base is _MISSING else getattr(base, node.attr, _MISSING)
+        return global_value(
+            node, lambda name: lookup(self.owner.function, name), self.env, missing=_MISSING
+        )
 
     def common_dtype(self, nodes: list[ast.expr]) -> np.dtype[Any] | None:
         for node in nodes:
