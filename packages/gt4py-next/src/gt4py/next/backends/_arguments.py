@@ -8,6 +8,7 @@ type. Conversion is a list of small closures decided when the variant is built.
 from __future__ import annotations
 
 import dataclasses
+import types
 from collections.abc import Callable
 from typing import Any
 
@@ -15,7 +16,10 @@ import numpy as np
 
 from .. import ir
 from .._dimensions import Dimension
+from .._offsets import FieldOffset
 from .._scalar_types import SCALAR_TYPES  # noqa: F401  (keeps scalar dtype registry loaded)
+from ..embedded._shifts import check_provider_entry
+from ..embedded.exceptions import OffsetProviderError
 from ..embedded.nd_array_field import NdArrayField
 from ..ffront import type_specifications as ts
 
@@ -68,7 +72,6 @@ Converter = Callable[[Any, list[Any]], None]
 
 def field_converter(param: ir.FieldParam, name: str) -> Converter:
     dims = tuple(param.dims)
-    count = len(dims)
 
     def convert(value: Any, out: list[Any]) -> None:
         if not isinstance(value, NdArrayField):
@@ -76,14 +79,17 @@ def field_converter(param: ir.FieldParam, name: str) -> Converter:
                 f"argument '{name}' must be a field over ({', '.join(dims)}), got {value!r}"
             )
         domain = value._domain
-        if tuple(d.value for d in domain.dims) != dims:
+        actual = tuple(d.value for d in domain.dims)
+        if sorted(actual) != sorted(dims):
             raise TypeError(
-                f"argument '{name}' has dimensions ({', '.join(d.value for d in domain.dims)}), "
+                f"argument '{name}' has dimensions ({', '.join(actual)}), "
                 f"the compiled program expects ({', '.join(dims)})"
             )
-        out.append(value._data)
+        # fields align by dimension name: another order is passed as a transposed view
+        order = [actual.index(d) for d in dims]
+        out.append(value._data if actual == dims else value._data.transpose(order))
         ranges = domain.ranges
-        for i in range(count):
+        for i in order:
             out.append(ranges[i].start)
 
     return convert
@@ -133,6 +139,71 @@ def converter_for(name: str, type_: Any, params: dict[str, Any]) -> Converter:
     if isinstance(param, ir.FieldParam):
         return field_converter(param, name)
     return scalar_converter(param)
+
+
+def offsets_used(definition: Any) -> dict[str, FieldOffset]:
+    """The FieldOffsets a program or operator refers to, through the globals and closures of
+    its function and of the operators it calls (as names or module attributes)."""
+    found: dict[str, FieldOffset] = {}
+    seen: set[int] = set()
+
+    def visit_function(function: Any) -> None:
+        code = getattr(function, "__code__", None)
+        if code is None or id(function) in seen:
+            return
+        seen.add(id(function))
+        scope: dict[str, Any] = dict(getattr(function, "__globals__", {}))
+        for name, cell in zip(code.co_freevars, function.__closure__ or (), strict=False):
+            try:
+                scope[name] = cell.cell_contents
+            except ValueError:  # an empty cell
+                continue
+        names = _code_names(code)
+        for name in names:
+            if name in scope:
+                visit_value(scope[name], names)
+
+    def visit_value(value: Any, names: set[str]) -> None:
+        if isinstance(value, FieldOffset):
+            found.setdefault(value.value, value)
+        elif isinstance(value, types.ModuleType):
+            for name in names:  # `module.Koff`: attribute names are among the code's names
+                member = getattr(value, name, None)
+                if isinstance(member, FieldOffset):
+                    found.setdefault(member.value, member)
+                elif member is not None and _is_dsl_callable(member):
+                    visit_function(member.definition)
+        elif _is_dsl_callable(value):
+            visit_function(value.definition)
+
+    visit_function(getattr(definition, "definition", None))
+    return found
+
+
+def _is_dsl_callable(value: Any) -> bool:
+    return callable(getattr(value, "definition", None)) and (
+        hasattr(value, "__gt_signature__") or hasattr(value, "definition_stage")
+    )
+
+
+def _code_names(code: types.CodeType) -> set[str]:
+    names = set(code.co_names) | set(code.co_freevars)
+    for constant in code.co_consts:
+        if isinstance(constant, types.CodeType):
+            names |= _code_names(constant)
+    return names
+
+
+def check_offset_provider(callee: str, definition: Any, offset_provider: Any) -> None:
+    """Every entry for an offset the program uses must serve it (the embedded rules): a
+    Cartesian offset along its dimension, a connectivity over its target into its source."""
+    used = offsets_used(definition)
+    for name, offset in used.items():
+        entry = None if not offset_provider else offset_provider.get(name)
+        try:
+            check_provider_entry(offset, entry)
+        except OffsetProviderError as error:
+            raise OffsetProviderError(f"{callee}: {error}") from None
 
 
 def table_layout(dtype: str, count: int | None, has_skip: bool) -> str:

@@ -11,21 +11,21 @@ stub. Stubs are generated from the same frontend types and IR parameters as the 
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+import numpy as np
+
 from .. import ir
+from ..embedded.exceptions import DomainError
 from ..embedded.nd_array_field import NdArrayField
 from ..ffront import type_specifications as ts
-from . import _arguments as arguments
+from . import _arguments as arguments, _extents
 
 
 Stub = Callable[[tuple[Any, ...], Any], bool]
-
-
-class _Unsupported(Exception):
-    """An argument kind the generator does not handle: the general path serves that call."""
 
 
 class _Emitter:
@@ -33,6 +33,9 @@ class _Emitter:
         self.constants: dict[str, Any] = {}
         self.guards: list[str] = []
         self.flat: list[str] = []
+        # per IR parameter: how the stub reaches it (fields: the expression and its dims)
+        self.fields: dict[str, tuple[str, tuple[str, ...]]] = {}
+        self.scalars: dict[str, str] = {}
 
     def constant(self, value: Any) -> str:
         name = f"_c{len(self.constants)}"
@@ -43,38 +46,53 @@ class _Emitter:
         self, expr: str, value: Any, type_: Any, name: str, params: Mapping[str, Any]
     ) -> None:
         if isinstance(type_, ts.TupleType):
-            if type(value) is not tuple:
-                raise _Unsupported
-            self.guards.append(f"type({expr}) is tuple and len({expr}) == {len(type_.types)}")
+            self.guards.append(
+                f"type({expr}) is {self.constant(type(value))} and len({expr}) == {len(value)}"
+            )
             for i, (item, item_type) in enumerate(zip(value, type_.types, strict=True)):
                 self.argument(f"{expr}[{i}]", item, item_type, f"{name}__{i}", params)
             return
         if isinstance(type_, ts.NamedCollectionType):
             self.guards.append(f"type({expr}) is {self.constant(type(value))}")
             for i, (member, member_type) in enumerate(zip(type_.names, type_.types, strict=True)):
-                if not member.isidentifier():
-                    raise _Unsupported
-                self.argument(
-                    f"{expr}.{member}", getattr(value, member), member_type, f"{name}__{i}", params
+                access = (
+                    f"{expr}.{member}"
+                    if member.isidentifier()
+                    else f"getattr({expr}, {self.constant(member)})"
                 )
+                self.argument(access, getattr(value, member), member_type, f"{name}__{i}", params)
             return
         param = params[name]
         if isinstance(param, ir.FieldParam):
-            if not isinstance(value, NdArrayField):
-                raise _Unsupported
+            if not isinstance(value, NdArrayField):  # the call's type check comes first
+                raise TypeError(f"argument {name!r} must be a field, got {value!r}")
+            actual = tuple(d.value for d in value._domain.dims)
+            if sorted(actual) != sorted(param.dims):
+                raise TypeError(f"argument {name!r} has dims {actual}, expected {param.dims}")
             dims = self.constant(value._domain.dims)
             dtype = self.constant(value._data.dtype)
             self.guards.append(
                 f"type({expr}) is {self.constant(type(value))} and {expr}._domain.dims == {dims} "
                 f"and {expr}._data.dtype == {dtype}"
             )
-            self.flat.append(f"{expr}._data")
-            self.flat.extend(f"{expr}._domain.ranges[{i}].start" for i in range(len(param.dims)))
+            # fields align by dimension name: another order is passed as a transposed view
+            order = [actual.index(d) for d in param.dims]
+            data = f"{expr}._data"
+            if order != sorted(order):
+                data = f"{data}.transpose({tuple(order)})"
+            self.flat.append(data)
+            self.flat.extend(f"{expr}._domain.ranges[{i}].start" for i in order)
+            self.fields[name] = (expr, actual)
             return
         # A scalar: keyed by its Python type, passed as the Python number of its declared kind.
         self.guards.append(f"type({expr}) is {self.constant(type(value))}")
+        scalar_dtype = np.dtype(param.dtype)
+        if type(value) is int and scalar_dtype.kind in "iu":  # must fit (else: TypeError)
+            info = np.iinfo(scalar_dtype)
+            self.guards.append(f"{info.min} <= {expr} <= {info.max}")
         to_python = arguments.python_scalar_type(param)
         self.flat.append(f"{self.constant(to_python)}({expr})")
+        self.scalars[name] = expr
 
 
 def make_stub(
@@ -88,28 +106,29 @@ def make_stub(
     args: tuple[Any, ...],
     offset_provider: Any,
     metrics: Any = None,
-) -> Stub | None:
-    """The stub of one variant for arguments of the kinds of ``args``; None if unsupported."""
+    extents: ExtentContract | None = None,
+) -> Stub:
+    """The stub of one variant for arguments of the kinds of ``args`` (type-checked first).
+
+    With ``extents``, the stub checks the arguments' extents before calling the entry point
+    and raises ``DomainError`` naming the argument (nothing has run then)."""
     emitter = _Emitter()
-    try:
-        for i, (name, type_, value) in enumerate(zip(names, types_, args, strict=True)):
-            expr = f"args[{i}]"
-            if name in static:
-                # Static: a constant of the code; the key holds its type and value.
-                emitter.guards.append(
-                    f"type({expr}) is {emitter.constant(type(value))} and "
-                    f"{expr} == {emitter.constant(value)}"
-                )
-            else:
-                emitter.argument(expr, value, type_, name, params)
-    except _Unsupported:
-        return None
+    for i, (name, type_, value) in enumerate(zip(names, types_, args, strict=True)):
+        expr = f"args[{i}]"
+        if name in static:
+            # Static: a constant of the code; the key holds its type and value.
+            emitter.guards.append(
+                f"type({expr}) is {emitter.constant(type(value))} and "
+                f"{expr} == {emitter.constant(value)}"
+            )
+        else:
+            emitter.argument(expr, value, type_, name, params)
     if offset_provider:
         emitter.guards.append(f"provider is not None and len(provider) == {len(offset_provider)}")
         for key, table in offset_provider.items():
-            if not isinstance(key, str):
-                return None
-            emitter.guards.append(f"provider.get({key!r}) is {emitter.constant(table)}")
+            emitter.guards.append(
+                f"provider.get({emitter.constant(key)}) is {emitter.constant(table)}"
+            )
     else:
         emitter.guards.append("not provider")
     call = f"{emitter.constant(entry)}({', '.join([*emitter.flat, *(emitter.constant(t) for t in tables)])})"
@@ -119,17 +138,82 @@ def make_stub(
         "        return False",
         *(f"    if not ({guard}):\n        return False" for guard in emitter.guards),
     ]
+    if extents is not None:
+        check = _extents.CheckCode(
+            extents.needs, extents.domains, emitter.fields, emitter.scalars, extents.tables
+        )
+        emitter.constants.update(check.constants)
+        emitter.constants["fail"] = _failure(check, extents.callee)
+        emitter.constants["outside"] = _outside(extents, emitter.fields)
+        lines.extend(f"    {line}" for line in check.lines())
     if metrics is None:
-        lines.append(f"    {call}")
+        lines.append(f"    status = {call}")
     else:
         clock, record = emitter.constant(time.perf_counter), emitter.constant(metrics.record_call)
-        lines += [f"    started = {clock}()", f"    {call}", f"    {record}({clock}() - started)"]
+        lines += [
+            f"    started = {clock}()",
+            f"    status = {call}",
+            f"    {record}({clock}() - started)",
+        ]
+    if extents is not None:
+        lines.append("    if status:\n        outside(status, args)")
     lines.append("    return True")
     namespace: dict[str, Any] = dict(emitter.constants)
     exec(compile("\n".join(lines), "<gt4py call stub>", "exec"), namespace)
     stub: Stub = namespace["stub"]
     stub.source = "\n".join(lines)  # type: ignore[attr-defined]  # for debugging
     return stub
+
+
+@dataclasses.dataclass(frozen=True)
+class ExtentContract:
+    """What a variant needs of its arguments' extents (``_extents``), for its stubs."""
+
+    callee: str
+    needs: list[_extents.Need]
+    domains: list[tuple[int, list[tuple[str, str]]]]
+    tables: dict[str, _extents.TableFacts]
+    codes: dict[int, str]  # status code of a per-point read outside a field -> the field
+
+
+def _failure(check: _extents.CheckCode, callee: str) -> Callable[[Any, Any], None]:
+    namespace = dict(check.constants)
+    exec(compile(check.explain_source(), "<gt4py extent check>", "exec"), namespace)
+    explain = namespace["explain"]
+
+    def fail(args: Any, provider: Any) -> None:
+        found = explain(args, provider)
+        if found is None:  # pragma: no cover  (the stub's check and explain agree)
+            raise DomainError(f"{callee}: an argument does not cover what the program needs")
+        index, needed = found
+        raise DomainError(check.failure(callee, index, needed, args))
+
+    return fail
+
+
+def _outside(
+    extents: ExtentContract, fields: Mapping[str, tuple[str, tuple[str, ...]]]
+) -> Callable[[int, Any], None]:
+    """What a stub calls when the entry point reports a per-point read outside a field."""
+
+    def outside(status: int, args: Any) -> None:
+        name = extents.codes.get(status, "?")
+        have = ""
+        if name in fields:
+            expr, _ = fields[name]
+            domain = eval(f"{expr}._domain", {"args": args})
+            have = " " + ", ".join(
+                f"{d.value}=[{r.start}, {r.stop})"
+                for d, r in zip(domain.dims, domain.ranges, strict=True)
+            )
+        raise DomainError(
+            f"{extents.callee}: argument '{_extents.argument_name(name)}' is read outside its "
+            f"domain{have} at a point where the value is used (a read under a condition, "
+            "through a neighbour table or shifted by as_offset); fields written before the "
+            "read may have been changed"
+        )
+
+    return outside
 
 
 def never(args: tuple[Any, ...], provider: Any) -> bool:

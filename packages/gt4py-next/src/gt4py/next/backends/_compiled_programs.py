@@ -30,7 +30,8 @@ import numpy as np
 
 from .. import ir
 from ..ffront import type_specifications as ts
-from . import _arguments as arguments, _call_stubs
+from ..ffront._call_arguments import check_call_arguments
+from . import _arguments as arguments, _call_stubs, _extents
 
 
 @dataclasses.dataclass(frozen=True)
@@ -59,10 +60,22 @@ class VariantKey:
 class Variant:
     """One compiled variant: the loaded entry point and how to feed it."""
 
-    __slots__ = ("argument_spec", "converters", "description", "entry", "key", "stages", "tables")
+    __slots__ = (
+        "_extents",
+        "argument_spec",
+        "callee",
+        "converters",
+        "description",
+        "entry",
+        "key",
+        "stages",
+        "tables",
+    )
 
     # What this variant was compiled for: argument types, static values, offset provider.
     description: str
+    # Who it belongs to, as errors name it ("program 'p'").
+    callee: str
 
     def __repr__(self) -> str:
         return f"<compiled variant {self.description}>"
@@ -82,9 +95,29 @@ class Variant:
         self.tables = tables
         self.stages = stages
         self.argument_spec = argument_spec
+        self.callee = "program"
+        self._extents: _call_stubs.ExtentContract | None = None
 
-    def stub(self, args: tuple[Any, ...], offset_provider: Any) -> _call_stubs.Stub | None:
-        """A call stub for arguments of the kinds of ``args`` (None: kinds it cannot take)."""
+    @property
+    def extents(self) -> _call_stubs.ExtentContract:
+        """What this variant needs of its arguments' extents (worked out on first use)."""
+        if self._extents is None:
+            program: ir.Program = self.stages["ir_optimized"]
+            tables = {
+                decl.name: _extents.TableFacts.of(self.tables[2 * i], self.tables[2 * i + 1])
+                for i, decl in enumerate(program.offsets)
+            }
+            self._extents = _call_stubs.ExtentContract(
+                self.callee,
+                _extents.needs_of(program),
+                list(_extents.statement_domains(program)),
+                tables,
+                {code: name for name, code in _extents.field_codes(program).items()},
+            )
+        return self._extents
+
+    def stub(self, args: tuple[Any, ...], offset_provider: Any) -> _call_stubs.Stub:
+        """The call stub for arguments of the kinds of ``args`` (checks, flattens, calls)."""
         names, types_, params = self.argument_spec
         return _call_stubs.make_stub(
             entry=self.entry,
@@ -96,9 +129,11 @@ class Variant:
             args=args,
             offset_provider=offset_provider,
             metrics=getattr(self, "metrics", None),
+            extents=self.extents,
         )
 
     def __call__(self, args: tuple[Any, ...]) -> None:
+        """A call without the checks of a stub (for tests of the flattening)."""
         flat: list[Any] = []
         for convert, value in zip(self.converters, args, strict=True):
             convert(value, flat)
@@ -193,6 +228,9 @@ class ProgramPool:
             signature = definition.__gt_signature__
             self._names = [name for name, _ in signature.params] + ["out"]
             self._declared = [t for _, t in signature.params] + [None]
+        kind = "program" if self._is_program else "field operator"
+        self._callee = f"{kind} '{definition.__name__}'"
+        self._is_scan = not self._is_program and getattr(definition, "axis", None) is not None
         self._static_names: tuple[str, ...] = ()
         self._static_indices: tuple[int, ...] = ()
         declared_static = getattr(definition, "static_params", None)
@@ -255,6 +293,7 @@ class ProgramPool:
                 f"{self.definition.__name__}() takes {len(self._names)} argument(s) "
                 f"({', '.join(self._names)}), got {given}"
             )
+        check_call_arguments(self._callee, self._names, self._declared, args, scan=self._is_scan)
         fast: Any = (
             tuple([arguments.argument_key(a) for a in args]),
             tuple([args[i] for i in self._static_indices]),
@@ -264,11 +303,12 @@ class ProgramPool:
         variant = self._fast.get(fast)
         if variant is None:
             variant = self._lookup(fast, args, domain_dims, offset_provider)
-        stub = self._stubs.get(fast, _call_stubs.never)
-        if stub is _call_stubs.never and fast not in self._stubs:
-            stub = self._stubs[fast] = variant.stub(args, offset_provider) or _call_stubs.never
+        stub = self._stubs.get(fast)
+        if stub is None:
+            stub = self._stubs[fast] = variant.stub(args, offset_provider)
         self._last_stub, self._last_domain_dims = stub, domain_dims
-        variant(args)
+        if not stub(args, offset_provider):  # pragma: no cover  (made from these arguments)
+            raise RuntimeError(f"{self._callee}: the call stub does not take its own arguments")
 
     def _bind(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
         if self._binder is None:
@@ -296,6 +336,7 @@ class ProgramPool:
         self, fast: Any, args: tuple[Any, ...], domain_dims: Any, offset_provider: Any
     ) -> Variant:
         key = self._key_of_call(args, domain_dims, offset_provider)
+        arguments.check_offset_provider(self._callee, self.definition, offset_provider)
         variant = self.variants.get(key)
         if variant is None:
             pending = self.pending.get(key)
@@ -501,6 +542,7 @@ class ProgramPool:
         else:
             variant = Variant(*parts)
         variant.description = prepared.key.describe(self._names)
+        variant.callee = self._callee
         return variant
 
 

@@ -104,6 +104,18 @@ def _named_offset(field: Any, offset: FieldOffset) -> Any:
     return remap(field, _checked_connectivity(offset, entry))
 
 
+def check_provider_entry(offset: FieldOffset, entry: Any) -> None:
+    """Raise ``OffsetProviderError`` if ``entry`` cannot serve ``offset`` (as shifting does;
+    compiled backends check a call's offset provider with it before running)."""
+    if entry is None:
+        if not offset.is_cartesian_like:
+            raise _missing_entry(offset)
+    elif isinstance(entry, Dimension):
+        _cartesian_dims(offset, entry)
+    else:
+        _checked_connectivity(offset, entry)
+
+
 def _checked_connectivity(offset: FieldOffset, entry: Any) -> NdArrayConnectivityField:
     if not isinstance(entry, NdArrayConnectivityField):
         raise OffsetProviderError(

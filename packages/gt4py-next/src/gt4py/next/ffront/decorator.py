@@ -299,11 +299,37 @@ class Program:
             raise self._definition_error
         if self._mode is ExecutionMode.EMBEDDED:
             from ..embedded.context import embedded_context
+            from ._call_arguments import check_call_arguments
 
+            params = self._checked.params
+            if kwargs:
+                args = self._bound(args, kwargs)
+                kwargs = {}
+            if len(args) != len(params):
+                raise TypeError(
+                    f"{self.__name__}() takes {len(params)} argument(s) "
+                    f"({', '.join(p.name for p in params)}), got {len(args)}"
+                )
+            check_call_arguments(
+                f"program '{self.__name__}'",
+                [p.name for p in params],
+                [p.type for p in params],
+                args,
+            )
             with embedded_context(offset_provider=offset_provider, lazy=True):
                 self.definition(*args, **kwargs)
             return
         self.backend.run(self, args, kwargs, offset_provider=offset_provider)  # type: ignore[attr-defined]
+
+    def _bound(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
+        """Keyword arguments in parameter order."""
+        import inspect
+
+        try:
+            bound = inspect.signature(self.definition).bind(*args, **kwargs)
+        except TypeError as error:
+            raise TypeError(f"program '{self.__name__}': {error}") from None
+        return tuple(bound.arguments.values())
 
     @property
     def compiled_variants(self) -> tuple[Any, ...]:

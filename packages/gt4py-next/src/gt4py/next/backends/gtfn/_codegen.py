@@ -28,6 +28,7 @@ from typing import Any
 
 from ... import ir
 from .._arguments import parse_table_layout
+from .._extents import checked_at_run_time, field_codes
 
 
 CXX_TYPES = {
@@ -95,6 +96,7 @@ _STD_MATH = {
 }
 
 PRELUDE = r"""#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -146,6 +148,12 @@ template <class A, class B> inline auto gt_maximum(A a, B b) {
   if constexpr (std::is_floating_point_v<T>) { if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<T>::quiet_NaN(); }
   return std::max<T>(a, b);
 }
+// A read checked per point found its point outside the field: remember which field (the
+// Python side raises DomainError naming it) and go on with a harmless value.
+template <class T> inline T gt_outside(std::atomic<int>& status, int field) {
+  status.store(field, std::memory_order_relaxed);
+  return T{};
+}
 template <class A> inline A gt_abs(A a) {
   if constexpr (std::is_unsigned_v<A>) { return a; } else { return static_cast<A>(a < 0 ? -a : a); }
 }
@@ -172,6 +180,7 @@ class CppGenerator:
                 name=temporary.name, dims=temporary.dims, dtype=temporary.dtype
             )
         self.scalars = {p.name: p for p in program.params if isinstance(p, ir.ScalarParam)}
+        self.codes = field_codes(program)
         self.offsets = {o.name: o for o in program.offsets}
         layouts = {name: parse_table_layout(text) for name, text in table_dtypes.items()}
         self.table_dtypes = {name: layout[0] for name, layout in layouts.items()}
@@ -204,12 +213,17 @@ class CppGenerator:
             arguments.append(f"index_t {offset.name}_skip")
             setup.append(self._table_setup(offset))
         setup.extend(self._temporary_setup(t) for t in self.program.temporaries)
-        body = "\n".join(self._statement(s) for s in self.program.body)
+        setup.append("  std::atomic<int> gt_status{0};")
+        # after each statement: stop at the first read outside a field (its code, see
+        # `field_codes`); the statements after it would compute from a placeholder value
+        stop = "  if (const int s = gt_status.load()) return s;"
+        body = "\n".join(f"{self._statement(s)}\n{stop}" for s in self.program.body)
         signature = ",\n    ".join(arguments)
         return (
             f"{PRELUDE}\n"
             f"// program {self.program.name}\n"
-            f"static void run(\n    {signature}) {{\n" + "\n".join(setup) + f"\n{body}\n}}\n\n"
+            f"static int run(\n    {signature}) {{\n" + "\n".join(setup) + f"\n{body}\n"
+            "  return 0;\n}\n\n"
             f'NB_MODULE({name}, m) {{\n  m.def("run", &run);\n}}\n'
         )
 
@@ -264,6 +278,8 @@ class CppGenerator:
         lines = [
             f"  const {cxx}* const {n} = static_cast<const {cxx}*>({n}_table.data());",
             f"  const index_t {n}_s0 = {n}_table.stride(0);",
+            f"  const index_t {n}_rows = index_t({n}_table.shape(0));",
+            f"  (void){n}_rows;",
         ]
         if offset.local is not None:
             lines.append(f"  const index_t {n}_s1 = {n}_table.stride(1);")
@@ -497,6 +513,10 @@ class CppGenerator:
 
     def _deref(self, node: ir.Deref, position: dict[str, str]) -> str:
         pos = dict(position)
+        # per-point checks of a read made only under a condition or at a position read from
+        # a field (the others are checked before the call: backends/_extents.py)
+        checked = node.field in self.codes and checked_at_run_time(node, self._guards > 0)
+        inside: list[str] = []
         for shift in node.shifts:
             if isinstance(shift, ir.CartesianShift):
                 pos[shift.dim] = f"({pos[shift.dim]} + {shift.amount})"
@@ -511,6 +531,15 @@ class CppGenerator:
                 decl = self.offsets[shift.offset]
                 at = pos.pop(decl.domain_dim)
                 t = decl.name
+                if checked:
+                    inside.append(f"({at}) >= 0 && ({at}) < {t}_rows")
+                    if decl.local is not None:
+                        column = (
+                            str(shift.index)
+                            if shift.index is not None
+                            else pos[ir.neighbour_key(decl.local, shift.outer)]
+                        )
+                        inside.append(f"({column}) >= 0 && ({column}) < {t}_count")
                 if decl.local is None:
                     entry = self._hoisted_entry(f"{t}[{at} * {t}_s0]", t)
                 else:
@@ -525,7 +554,15 @@ class CppGenerator:
                 pos[decl.codomain] = f"index_t({entry})"
         param = self.fields[node.field]
         index = " + ".join(f"{pos[d]} * {node.field}_s_{d}" for d in param.dims) or "0"
-        return f"{node.field}[{index}]"
+        if not checked:
+            return f"{node.field}[{index}]"
+        f = node.field
+        inside.extend(f"({pos[d]}) >= {f}_lo_{d} && ({pos[d]}) < {f}_hi_{d}" for d in param.dims)
+        cxx = CXX_TYPES[param.dtype]
+        return (
+            f"(({' && '.join(inside)}) ? {f}[{index}] : "
+            f"gt_outside<{cxx}>(gt_status, {self.codes[f]}))"
+        )
 
     def _hoisted_entry(self, entry: str, table: str) -> str:
         """``entry`` loaded once per outer point if it uses only outer loop indices (and

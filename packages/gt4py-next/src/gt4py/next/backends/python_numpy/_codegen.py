@@ -12,6 +12,7 @@ import itertools
 from collections.abc import Mapping
 
 from ... import ir
+from .._extents import checked_at_run_time, field_codes
 
 
 _NUMPY = {
@@ -83,6 +84,8 @@ class PythonGenerator:
         self.lines: list[str] = []
         # per enclosing reduction: its local dimension and the skip checks of its lookups
         self._masks: list[tuple[str, list[str]]] = []
+        self._guards = 0  # > 0 inside a branch that is only evaluated conditionally
+        self.codes = field_codes(program)
 
     def module(self) -> str:
         arguments: list[str] = []
@@ -109,7 +112,7 @@ class PythonGenerator:
             self._allocate(temporary)
         for statement in self.program.body:
             self.statement(statement)
-        self.lines.append("    return None")
+        self.lines.append("    return 0")
         return PRELUDE.format(name=self.program.name) + "\n".join(self.lines) + "\n"
 
     def _allocate(self, temporary: ir.Temporary) -> None:
@@ -150,6 +153,7 @@ class PythonGenerator:
         del shape
         shape_text = ", ".join("1" if d == axis else f"max(hi{k}_{d} - lo{k}_{d}, 0)" for d in dims)
         if isinstance(statement, ir.Apply):
+            self._check_status(statement.values, position, k, "    ")
             values = [self.expr(v, position) for v in statement.values]
             if len(values) > 1:  # every value is computed before any output is written
                 names = [f"v{k}_{i}" for i in range(len(values))]
@@ -171,6 +175,7 @@ class PythonGenerator:
             else f"range(hi{k}_{axis} - 1, lo{k}_{axis} - 1, -1)"
         )
         self.lines.append(f"    for level{k} in {levels}:")
+        self._check_status(statement.values, position, k, "        ")
         values = [self.expr(v, position) for v in statement.values]
         temps = [f"new{k}_{i}" for i in range(len(values))]
         for temp, value, init in zip(temps, values, statement.init, strict=True):
@@ -181,6 +186,16 @@ class PythonGenerator:
         )
         for output, carry in zip(statement.outputs, statement.carries, strict=True):
             self._write(output, carry, dims, k, position, shape_text, "        ")
+
+    def _check_status(
+        self, values: list[ir.Expr], position: dict[str, str], k: int, indent: str
+    ) -> None:
+        """Return the code of a field read outside its domain where a value uses it."""
+        status = _worst([self.status(v, position) for v in values])
+        if status is not None:
+            self.lines.append(f"{indent}status{k} = np.max({status})")
+            self.lines.append(f"{indent}if status{k}:")
+            self.lines.append(f"{indent}    return int(status{k})")
 
     def _write(
         self,
@@ -218,8 +233,14 @@ class PythonGenerator:
         if isinstance(node, ir.Cast):
             return f"np.asarray({self.expr(node.value, position)}).astype({_np(node.dtype)})"
         if isinstance(node, ir.Call):
-            args = ", ".join(self.expr(a, position) for a in node.args)
-            return f"{_NUMPY[node.fun]}({args})"
+            lazy = 1 if node.fun in ("if_", "and_", "or_") else len(node.args)
+            parts = [self.expr(a, position) for a in node.args[:lazy]]
+            self._guards += 1
+            try:
+                parts.extend(self.expr(a, position) for a in node.args[lazy:])
+            finally:
+                self._guards -= 1
+            return f"{_NUMPY[node.fun]}({', '.join(parts)})"
         if isinstance(node, ir.Let):
             return f"(lambda {node.name}: {self.expr(node.body, position)})({self.expr(node.value, position)})"
         if isinstance(node, ir.Deref):
@@ -229,7 +250,16 @@ class PythonGenerator:
         raise TypeError(f"cannot generate Python for {node!r}")
 
     def _deref(self, node: ir.Deref, position: dict[str, str]) -> str:
+        checked = node.field in self.codes and checked_at_run_time(node, self._guards > 0)
+        return self._deref_parts(node, position, checked)[0]
+
+    def _deref_parts(
+        self, node: ir.Deref, position: dict[str, str], checked: bool
+    ) -> tuple[str, list[str]]:
+        """The read's value and, if ``checked``, the conditions for it to be inside its field
+        (table lookups then never fail: an outside row reads row 0, ruled out by them)."""
         pos = dict(position)
+        inside: list[str] = []
         for shift in node.shifts:
             if isinstance(shift, ir.CartesianShift):
                 pos[shift.dim] = f"({pos[shift.dim]} + {shift.amount})"
@@ -243,18 +273,83 @@ class PythonGenerator:
                 assert isinstance(shift, ir.NeighbourShift)
                 decl = self.offsets[shift.offset]
                 at = pos.pop(decl.domain_dim)
+                t = decl.name
+                if checked:
+                    inside.append(f"(({at}) >= 0) & (({at}) < {t}.shape[0])")
                 if decl.local is None:
-                    pos[decl.codomain] = f"{decl.name}[{at}]"
+                    pos[decl.codomain] = f"_gather({t}, ({at},))" if checked else f"{t}[{at}]"
                 else:
                     key = ir.neighbour_key(decl.local, shift.outer)
                     neighbour = str(shift.index) if shift.index is not None else pos[key]
-                    pos[decl.codomain] = f"{decl.name}[{at}, {neighbour}]"
+                    if checked:
+                        inside.append(f"(({neighbour}) >= 0) & (({neighbour}) < {t}.shape[1])")
+                        pos[decl.codomain] = f"_gather({t}, ({at}, {neighbour}))"
+                    else:
+                        pos[decl.codomain] = f"{t}[{at}, {neighbour}]"
                     if shift.index is None:
                         check = f"({pos[decl.codomain]} != {decl.name}_skip)"
                         self._record_mask(decl, check, shift.outer)
         param = self.fields[node.field]
-        index = ", ".join(f"{pos[d]} - {node.field}_lo_{d}" for d in param.dims)
-        return f"_gather({node.field}, ({index},))"
+        f = node.field
+        index = ", ".join(f"{pos[d]} - {f}_lo_{d}" for d in param.dims)
+        if checked:
+            inside.extend(
+                f"(({pos[d]}) >= {f}_lo_{d}) & (({pos[d]}) < {f}_hi_{d})" for d in param.dims
+            )
+        return f"_gather({f}, ({index},))", inside
+
+    # -- per-point checks -----------------------------------------------------------------------
+
+    def status(self, node: ir.Expr, position: dict[str, str], guarded: bool = False) -> str | None:
+        """Code of an int array: per point 0, or the code of a field read outside its domain
+        where the value is used (None: ``node`` has no read checked per point). Mirrors the
+        C++ backend, which evaluates the later arguments of ``if_``/``and_``/``or_`` lazily."""
+        if isinstance(node, ir.Deref):
+            parts = [
+                self.status(s.amount, position, guarded)
+                for s in node.shifts
+                if isinstance(s, ir.DynamicShift)
+            ]
+            if node.field in self.codes and checked_at_run_time(node, guarded):
+                _, inside = self._deref_parts(node, position, True)
+                parts.append(f"np.where({' & '.join(inside)}, 0, {self.codes[node.field]})")
+            return _worst(parts)
+        if isinstance(node, ir.Call):
+            lazy = 1 if node.fun in ("if_", "and_", "or_") else len(node.args)
+            eager = [self.status(a, position, guarded) for a in node.args[:lazy]]
+            later = [self.status(a, position, True) for a in node.args[lazy:]]
+            if any(p is not None for p in later):
+                first = self.expr(node.args[0], position)
+                if node.fun == "if_":
+                    eager.append(f"np.where({first}, {later[0] or 0}, {later[1] or 0})")
+                elif node.fun == "and_":
+                    eager.append(f"np.where({first}, {later[0]}, 0)")
+                else:
+                    eager.append(f"np.where({first}, 0, {later[0]})")
+            return _worst(eager)
+        if isinstance(node, ir.Cast):
+            return self.status(node.value, position, guarded)
+        if isinstance(node, ir.Let):
+            value = self.status(node.value, position, guarded)
+            body = self.status(node.body, position, guarded)
+            if body is not None:
+                body = f"(lambda {node.name}: {body})({self.expr(node.value, position)})"
+            return _worst([value, body])
+        if isinstance(node, ir.Reduce):
+            inner, count = self._entered(node, position)
+            self._masks.append((node.axis, []))
+            try:
+                body = self.status(node.body, inner, guarded)
+            finally:
+                _, valid = self._masks.pop()
+            init = self.status(node.init, position, guarded)
+            if body is None:
+                return init
+            if valid:
+                body = f"np.where({' & '.join(valid)}, {body}, 0)"
+            body = f"np.max(np.broadcast_to({body}, np.broadcast_shapes(np.shape({body}), ({count},))), axis=-1)"
+            return _worst([init, body])
+        return None
 
     def _record_mask(self, decl: ir.OffsetDecl, check: str, outer: int = 0) -> None:
         for depth, (axis, checks) in enumerate(reversed(self._masks)):
@@ -281,9 +376,10 @@ class PythonGenerator:
             raise TypeError(f"no neighbour table or local field enumerates {node.axis}")
         return f"{table}.shape[1]"
 
-    def _reduce(self, node: ir.Reduce, position: dict[str, str]) -> str:
-        # the neighbour index is a new trailing axis: every other index array gets one more dim
-        # (asarray: in a scan the level index is a plain int)
+    def _entered(self, node: ir.Reduce, position: dict[str, str]) -> tuple[dict[str, str], str]:
+        """Positions inside a reduction and its neighbour count: the neighbour index is a new
+        trailing axis, every other index array gets one more dim (asarray: in a scan the level
+        index is a plain int)."""
         inner = {d: f"np.asarray({p})[..., None]" for d, p in position.items()}
         count = self._neighbour_count(node)
         level = 0  # enclosing reductions over the same axis move one key out
@@ -293,6 +389,10 @@ class PythonGenerator:
             )
             level += 1
         inner[node.axis] = f"np.arange({count})"
+        return inner, count
+
+    def _reduce(self, node: ir.Reduce, position: dict[str, str]) -> str:
+        inner, count = self._entered(node, position)
         self._masks.append((node.axis, []))
         try:
             body = self.expr(node.body, inner)
@@ -308,6 +408,17 @@ class PythonGenerator:
 
 def generate(program: ir.Program, table_dtypes: Mapping[str, str] | None = None) -> str:
     return PythonGenerator(program).module()
+
+
+def _worst(parts: list[str | None]) -> str | None:
+    """The combined status of ``parts``: any nonzero code (None: no part has one)."""
+    found = [p for p in parts if p is not None]
+    if not found:
+        return None
+    combined = found[0]
+    for part in found[1:]:
+        combined = f"np.maximum({combined}, {part})"
+    return combined
 
 
 def _np(dtype: str) -> str:

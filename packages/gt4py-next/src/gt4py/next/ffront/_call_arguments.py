@@ -1,0 +1,130 @@
+"""The type contract of a call: every argument fits its declared parameter, on every backend.
+
+Checked before anything runs (embedded or compiled), so one bad call gives one ``TypeError``
+naming the argument everywhere. The rules are those of assignment in the DSL
+(:func:`type_specifications.is_assignable`): a field must have the declared dimensions (in
+any order: fields align by name) and exactly the declared dtype; a numpy scalar exactly the
+declared dtype; a Python ``bool`` / ``int`` / ``float`` is a literal that must fit the
+declared kind (``int`` fits integers, within range, and floats; ``float`` only floats;
+``bool`` only bool). Nothing is converted silently: ``"16"`` or ``9.7`` for an ``int32`` is an
+error, not 16 or 9.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ..embedded.nd_array_field import NdArrayField
+from . import type_specifications as ts
+
+
+def check_call_arguments(
+    callee: str,
+    names: Sequence[str],
+    declared: Sequence[Any],
+    args: Sequence[Any],
+    *,
+    scan: bool = False,
+) -> None:
+    """Raise ``TypeError`` for the first argument that does not fit its declared type.
+
+    ``scan``: the callee is a scan operator, whose parameters are declared per level (a
+    scalar parameter also takes a field of that dtype, one value per level)."""
+    for name, type_, value in zip(names, declared, args, strict=False):
+        if type_ is not None:
+            problem = _mismatch(value, _per_level(type_, value) if scan else type_)
+            if problem is not None:
+                raise TypeError(f"{callee}: argument '{name}' {problem}")
+
+
+def _per_level(declared: Any, value: Any) -> Any:
+    """What a scan operator's parameter declared ``declared`` takes as ``value``."""
+    if isinstance(declared, ts.ScalarType) and isinstance(value, NdArrayField):
+        return ts.FieldType(None, declared.dtype)
+    if (
+        isinstance(declared, ts.TupleType)
+        and isinstance(value, tuple)
+        and len(value) == len(declared.types)
+    ):
+        return ts.TupleType(
+            tuple(_per_level(t, v) for t, v in zip(declared.types, value, strict=True))
+        )
+    return declared
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, NdArrayField):
+        dims = ", ".join(d.value for d in value._domain.dims)
+        return f"a field over ({dims}) of {value._data.dtype}"
+    if isinstance(value, np.ndarray):
+        return f"a numpy array of shape {value.shape}"
+    return f"{value!r} ({type(value).__name__})"
+
+
+def _mismatch(value: Any, declared: Any) -> str | None:
+    """Why ``value`` does not fit ``declared`` (None: it fits)."""
+    if isinstance(declared, ts.FieldType):
+        expected = "a field" + (
+            "" if declared.dims is None else f" over ({', '.join(d.value for d in declared.dims)})"
+        )
+        expected += f" of {declared.dtype}"
+        if not isinstance(value, NdArrayField):
+            hint = " (wrap arrays with gtx.as_field(...))" if isinstance(value, np.ndarray) else ""
+            return f"must be {expected}, got {_describe(value)}{hint}"
+        if not ts.same_field_dims(tuple(value._domain.dims), declared.dims) or (
+            declared.dims is not None and len(value._domain.dims) != len(declared.dims)
+        ):
+            return f"must be {expected}, got {_describe(value)}"
+        if value._data.dtype != declared.dtype:
+            return (
+                f"must be {expected}, got {_describe(value)} (convert it with "
+                f"gtx.astype or allocate it as {declared.dtype})"
+            )
+        return None
+    if isinstance(declared, ts.ScalarType):
+        return _scalar_mismatch(value, declared.dtype)
+    if isinstance(declared, ts.TupleType):
+        if not isinstance(value, tuple) or len(value) != len(declared.types):
+            return f"must be a tuple of {len(declared.types)} ({declared}), got {_describe(value)}"
+        for i, (item, item_type) in enumerate(zip(value, declared.types, strict=True)):
+            problem = _mismatch(item, item_type)
+            if problem is not None:
+                return f"element {i} {problem}"
+        return None
+    if isinstance(declared, ts.NamedCollectionType):
+        if not isinstance(value, declared.python_type):
+            return f"must be a {declared.python_type.__name__}, got {_describe(value)}"
+        for member, member_type in zip(declared.names, declared.types, strict=True):
+            problem = _mismatch(getattr(value, member), member_type)
+            if problem is not None:
+                return f"member '{member}' {problem}"
+        return None
+    return None
+
+
+def _scalar_mismatch(value: Any, dtype: np.dtype[Any]) -> str | None:
+    if isinstance(value, np.generic):
+        if value.dtype == dtype:
+            return None
+        return f"must be a scalar of type {dtype}, got {_describe(value)}"
+    kind = dtype.kind
+    if isinstance(value, bool):
+        fits = kind == "b"
+    elif isinstance(value, int):
+        if kind in "iu":
+            info = np.iinfo(dtype)
+            if not info.min <= value <= info.max:
+                return f"must be a scalar of type {dtype}, {value} is out of its range"
+            fits = True
+        else:
+            fits = kind == "f"
+    elif isinstance(value, float):
+        fits = kind == "f"
+    else:
+        fits = False
+    if fits:
+        return None
+    return f"must be a scalar of type {dtype}, got {_describe(value)} (nothing is converted implicitly)"
