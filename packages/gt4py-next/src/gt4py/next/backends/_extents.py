@@ -42,6 +42,9 @@ class Need:
     stop: str
     statement: int
     why: str
+    # when the need applies: while the statement's range along the dimension it comes from is
+    # not empty (embedded checks each dimension on its own); None: while the statement runs
+    when: str | None = None
 
     def key(self) -> tuple[object, ...]:
         return (self.target, self.dim, self.statement)
@@ -49,14 +52,19 @@ class Need:
 
 @dataclasses.dataclass(frozen=True)
 class _Box:
-    """Points ``[start, stop) + offset`` (start/stop Python code)."""
+    """Points ``[start, stop) + offset`` (start/stop Python code); ``from_domain``: a range of
+    the statement's domain (else table indices or neighbour indices)."""
 
     start: str
     stop: str
     offset: int = 0
+    from_domain: bool = False
+
+    def when(self) -> str | None:
+        return f"{self.start} < {self.stop}" if self.from_domain else None
 
     def moved(self, amount: int) -> _Box:
-        return _Box(self.start, self.stop, self.offset + amount)
+        return _Box(self.start, self.stop, self.offset + amount, self.from_domain)
 
     def bounds(self) -> tuple[str, str]:
         if not self.offset:
@@ -124,7 +132,8 @@ def needs_of(program: ir.Program) -> list[Need]:
     for k, statement in enumerate(program.body):
         try:
             domain = {
-                r.dim: _Box(bound_code(r.start), bound_code(r.stop)) for r in statement.domain
+                r.dim: _Box(bound_code(r.start), bound_code(r.stop), from_domain=True)
+                for r in statement.domain
             }
         except UnsupportedBound:
             continue
@@ -135,7 +144,7 @@ def needs_of(program: ir.Program) -> list[Need]:
             for dim in param.dims:
                 if dim in domain:
                     start, stop = domain[dim].bounds()
-                    needs.append(Need(output, dim, start, stop, k, "written"))
+                    needs.append(Need(output, dim, start, stop, k, "written", domain[dim].when()))
         walker = _ReadWalker(fields, offsets, domain, k)
         for value in [*statement.values, *getattr(statement, "init", [])]:
             walker.visit(value, guarded=False, reductions=())
@@ -180,7 +189,7 @@ class _ReadWalker:
         for (target, dim, _, _), (box, lo, hi, why) in merged.items():
             start, _ = box.moved(lo - box.offset).bounds()
             _, stop = box.moved(hi - box.offset).bounds()
-            needs.append(Need(target, dim, start, stop, self.statement, why))
+            needs.append(Need(target, dim, start, stop, self.statement, why, box.when()))
         return needs
 
     def visit(self, node: ir.Expr, guarded: bool, reductions: tuple[ir.Reduce, ...]) -> None:
@@ -374,32 +383,35 @@ class CheckCode:
         )
         return lines
 
-    def _by_statement(self) -> dict[int, list[tuple[int, str]]]:
-        grouped: dict[int, list[tuple[int, str]]] = {}
+    def _guard(self, need: Need) -> str:
+        """When ``need`` applies (see ``Need.when``)."""
+        return need.when or self._nonempty(need.statement)
+
+    def _by_guard(self) -> dict[str, list[tuple[int, str]]]:
+        grouped: dict[str, list[tuple[int, str]]] = {}
         for i, (need, condition) in enumerate(self.needs):
-            grouped.setdefault(need.statement, []).append((i, condition))
+            grouped.setdefault(self._guard(need), []).append((i, condition))
         return grouped
 
     def lines(self) -> list[str]:
         """The check as stub statements (empty if nothing is needed)."""
-        grouped = self._by_statement()
+        grouped = self._by_guard()
         if not grouped:
             return []
         parts = []
-        for statement, conditions in grouped.items():
+        for guard, conditions in grouped.items():
             body = " and ".join(f"({c})" for _, c in conditions)
-            parts.append(f"(not ({self._nonempty(statement)}) or ({body}))")
+            parts.append(f"(not ({guard}) or ({body}))")
         check = " and ".join(parts)
         return [*self._loads(check), f"if not ({check}):", "    fail(args, provider)"]
 
     def explain_source(self) -> str:
         """``explain(args, provider)``: the index of the first unmet need and its bounds."""
-        grouped = self._by_statement()
         body = []
-        for statement, conditions in grouped.items():
+        for guard, conditions in self._by_guard().items():
             for i, condition in conditions:
                 need = self.needs[i][0]
-                body.append(f"if ({self._nonempty(statement)}) and not ({condition}):")
+                body.append(f"if ({guard}) and not ({condition}):")
                 body.append(f"    return {i}, ({need.start}, {need.stop})")
         code = "\n".join(body)
         lines = ["def explain(args, provider):", *(f"    {line}" for line in self._loads(code))]

@@ -548,7 +548,8 @@ def _range_along(value: Any, dim: Dimension) -> UnitRange:
 def _lazy_where_box(
     xp: Any, mask: Any, true_value: Any, false_value: Any, dims: Sequence[Dimension]
 ) -> tuple[UnitRange, ...] | None:
-    """The mask's domain cut to the branches' hull, if each point's chosen branch is defined."""
+    """The mask's domain cut to the branches' hull, less edge slices where a point's chosen
+    branch is not defined (None: no such box)."""
     box = []
     for dim in dims:
         t = _range_along(true_value, dim)
@@ -563,6 +564,7 @@ def _lazy_where_box(
                 if is_field(branch):
                     box[axis] = box[axis] & _range_along(branch, dim)
     mask_view = None
+    missing = None  # points whose chosen branch has no value
     for branch, selected in ((true_value, True), (false_value, False)):
         if not is_field(branch):
             continue
@@ -582,9 +584,52 @@ def _lazy_where_box(
         if mask_view is None:
             mask_view = _aligned(xp, mask, dims, box)
         needed = mask_view if selected else xp.logical_not(mask_view)
-        if bool(xp.any(needed & xp.logical_not(inside))):
+        lacking = needed & xp.logical_not(inside)
+        missing = lacking if missing is None else missing | lacking
+    if missing is None or not bool(xp.any(missing)):
+        return tuple(box)
+    return _peeled(xp, box, missing)
+
+
+# More edge slices than this to peel: give up (the plain intersection is taken instead).
+_PEEL_LIMIT = 64
+
+
+def _peeled(xp: Any, box: list[UnitRange], missing: Any) -> tuple[UnitRange, ...] | None:
+    """``box`` without the edge slices that hold points lacking their chosen value.
+
+    The mask usually reaches beyond the points the caller needs (the whole field, not the
+    output domain), so a branch missing a value at the far edge must not cost the whole
+    result: peel off, one at a time, the edge slice with the largest share of such points."""
+    bounded = [not _alignment.is_unbounded(r) for r in box]
+    shape = tuple(len(r) if b else 1 for r, b in zip(box, bounded, strict=True))
+    missing = xp.broadcast_to(missing, shape)
+    lo = [0] * len(box)
+    hi = list(shape)
+    for _ in range(_PEEL_LIMIT):
+        view = missing[tuple(slice(a, b) for a, b in zip(lo, hi, strict=True))]
+        if view.size == 0 or not bool(xp.any(view)):
+            return tuple(
+                UnitRange._make(r.start + a, r.start + b) if bound else r
+                for r, a, b, bound in zip(box, lo, hi, bounded, strict=True)
+            )
+        best: tuple[float, int, bool] | None = None
+        for axis in range(len(box)):
+            if not bounded[axis] or hi[axis] <= lo[axis]:
+                continue
+            for last in (False, True):
+                index = view.shape[axis] - 1 if last else 0
+                share = float(xp.mean(xp.take(view, index, axis=axis)))
+                if best is None or share > best[0]:
+                    best = (share, axis, last)
+        if best is None:
             return None
-    return tuple(box)
+        _, axis, last = best
+        if last:
+            hi[axis] -= 1
+        else:
+            lo[axis] += 1
+    return None
 
 
 # -- casts, broadcasts, assignment -------------------------------------------------------------

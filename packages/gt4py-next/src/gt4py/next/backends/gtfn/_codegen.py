@@ -521,9 +521,10 @@ class CppGenerator:
             if isinstance(shift, ir.CartesianShift):
                 pos[shift.dim] = f"({pos[shift.dim]} + {shift.amount})"
             elif isinstance(shift, ir.DynamicShift):
-                pos[shift.dim] = (
-                    f"({pos[shift.dim]} + index_t({self.expr(shift.amount, position)}))"
-                )
+                # as on embedded (ADR 0005): a position outside the field reads its edge
+                f, d = node.field, shift.dim
+                moved = f"{pos[d]} + index_t({self.expr(shift.amount, position)})"
+                pos[d] = f"std::max({f}_lo_{d}, std::min(index_t({moved}), {f}_hi_{d} - 1))"
             elif isinstance(shift, ir.LocalIndex):
                 pos[shift.dim] = str(shift.index)
             else:

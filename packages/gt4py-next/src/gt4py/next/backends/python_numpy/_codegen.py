@@ -193,7 +193,7 @@ class PythonGenerator:
         """Return the code of a field read outside its domain where a value uses it."""
         status = _worst([self.status(v, position) for v in values])
         if status is not None:
-            self.lines.append(f"{indent}status{k} = np.max({status})")
+            self.lines.append(f"{indent}status{k} = np.max({status}, initial=0)")
             self.lines.append(f"{indent}if status{k}:")
             self.lines.append(f"{indent}    return int(status{k})")
 
@@ -264,9 +264,10 @@ class PythonGenerator:
             if isinstance(shift, ir.CartesianShift):
                 pos[shift.dim] = f"({pos[shift.dim]} + {shift.amount})"
             elif isinstance(shift, ir.DynamicShift):
-                pos[shift.dim] = (
-                    f"({pos[shift.dim]} + np.asarray({self.expr(shift.amount, position)}))"
-                )
+                # as on embedded (ADR 0005): a position outside the field reads its edge
+                f, d = node.field, shift.dim
+                moved = f"{pos[d]} + np.asarray({self.expr(shift.amount, position)})"
+                pos[d] = f"np.maximum({f}_lo_{d}, np.minimum({moved}, {f}_hi_{d} - 1))"
             elif isinstance(shift, ir.LocalIndex):
                 pos[shift.dim] = str(shift.index)
             else:
@@ -347,7 +348,7 @@ class PythonGenerator:
                 return init
             if valid:
                 body = f"np.where({' & '.join(valid)}, {body}, 0)"
-            body = f"np.max(np.broadcast_to({body}, np.broadcast_shapes(np.shape({body}), ({count},))), axis=-1)"
+            body = f"np.max(np.broadcast_to({body}, np.broadcast_shapes(np.shape({body}), ({count},))), axis=-1, initial=0)"
             return _worst([init, body])
         return None
 

@@ -8,9 +8,13 @@ import numpy as np
 
 
 def gather(array: Any, index: tuple[Any, ...]) -> Any:
-    """``array[index]`` with index arrays; out-of-bounds points (only reached where a guard
-    discards them) read index 0 instead of failing or wrapping around."""
+    """``array[index]`` with index arrays; out-of-bounds points read index 0 (or 0 for an empty
+    array) instead of failing or wrapping around: the generated code reads there only where
+    a guard discards the value, or reports the read (``status``)."""
     shape = array.shape
+    if array.size == 0:  # nothing to read: every point is outside (and checked by the caller)
+        points = np.broadcast_shapes(*(np.shape(i) for i in index))
+        return np.zeros(points + shape[len(index) :], dtype=array.dtype)
     safe = []
     for axis, raw in enumerate(index):
         idx = np.asarray(raw)
