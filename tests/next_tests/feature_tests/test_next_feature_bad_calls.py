@@ -56,6 +56,11 @@ EXPECTED: dict[str, tuple[str, list[str]] | None] = {
     "guarded_read_used": ("DomainError", []),
     "as_offset_inside": None,
     "as_offset_outside": None,  # reads the edge value on every backend (ADR 0005)
+    "operator_out_of_other_dims": ("DomainError", []),
+    "operator_out_of_other_dtype": ("FieldDTypeError", ["float32"]),
+    "operator_out_numpy": ("TypeError", ["'out'"]),
+    "operator_out_tuple": ("TypeError", ["'out'", "tuple"]),
+    "scan_out_without_axis": ("TypeError", ["'out'", "K"]),
 }
 # compiled backends find these before running and name the argument or table
 NAMED_BY_COMPILED = {

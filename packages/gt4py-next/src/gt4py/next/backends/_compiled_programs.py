@@ -30,7 +30,7 @@ import numpy as np
 
 from .. import ir
 from ..ffront import type_specifications as ts
-from ..ffront._call_arguments import check_call_arguments
+from ..ffront._call_arguments import check_call_arguments, check_operator_out, check_scan_out
 from . import _arguments as arguments, _call_stubs, _extents
 
 
@@ -132,12 +132,13 @@ class Variant:
             extents=self.extents,
         )
 
-    def __call__(self, args: tuple[Any, ...]) -> None:
-        """A call without the checks of a stub (for tests of the flattening)."""
+    def __call__(self, args: tuple[Any, ...]) -> int:
+        """A call without the checks of a stub (for tests of the flattening and of the per-point
+        checks); returns the entry point's status (0, or the code of a field read outside)."""
         flat: list[Any] = []
         for convert, value in zip(self.converters, args, strict=True):
             convert(value, flat)
-        self.entry(*flat, *self.tables)
+        return int(self.entry(*flat, *self.tables))
 
 
 class TimedVariant(Variant):
@@ -149,10 +150,11 @@ class TimedVariant(Variant):
         super().__init__(*args)
         self.metrics = metrics
 
-    def __call__(self, args: tuple[Any, ...]) -> None:
+    def __call__(self, args: tuple[Any, ...]) -> int:
         started = time.perf_counter()
-        Variant.__call__(self, args)
+        status = Variant.__call__(self, args)
         self.metrics.record_call(time.perf_counter() - started)
+        return status
 
 
 # The argument names and frontend types in call order, and the IR parameters by name.
@@ -231,6 +233,8 @@ class ProgramPool:
         kind = "program" if self._is_program else "field operator"
         self._callee = f"{kind} '{definition.__name__}'"
         self._is_scan = not self._is_program and getattr(definition, "axis", None) is not None
+        self._last_out: Any = None
+        self._returns = None if self._is_program else definition.__gt_signature__.definition.returns
         self._static_names: tuple[str, ...] = ()
         self._static_indices: tuple[int, ...] = ()
         declared_static = getattr(definition, "static_params", None)
@@ -276,6 +280,11 @@ class ProgramPool:
             return
         out = kwargs.pop("out")
         domain = kwargs.pop("domain", None)
+        if self._is_scan:
+            check_scan_out(self.definition.__name__, self.definition.axis, out)
+        elif out is not self._last_out:  # the same `out` as the last call passed already
+            check_operator_out(self.definition.__name__, self._returns, out)
+            self._last_out = out
         if kwargs:
             args = self._bind(args, kwargs)
         domain_dims, bounds = _domain_bounds(domain)

@@ -17,6 +17,8 @@ from typing import Any
 
 import numpy as np
 
+from .._dimensions import Dimension
+from ..embedded.exceptions import DomainError, FieldDTypeError
 from ..embedded.nd_array_field import NdArrayField
 from . import type_specifications as ts
 
@@ -128,3 +130,51 @@ def _scalar_mismatch(value: Any, dtype: np.dtype[Any]) -> str | None:
     if fits:
         return None
     return f"must be a scalar of type {dtype}, got {_describe(value)} (nothing is converted implicitly)"
+
+
+def check_scan_out(callee: str, axis: Dimension, out: Any) -> None:
+    """A scan operator writes level by level: every output field needs the scan axis."""
+    for value in out if isinstance(out, tuple) else (out,):
+        if isinstance(value, tuple):
+            check_scan_out(callee, axis, value)
+        elif not isinstance(value, NdArrayField):
+            raise TypeError(
+                f"scan operator '{callee}': 'out' must be fields, got {_describe(value)}"
+            )
+        elif value._domain.dim_index(axis) is None:
+            raise TypeError(
+                f"scan operator '{callee}': 'out' must have the scan axis {axis.value}, got "
+                f"{_describe(value)}"
+            )
+
+
+def check_operator_out(callee: str, returns: Any, out: Any) -> None:
+    """``out`` of a field operator called directly takes its result as embedded assignment
+    does: a field with (at least) the result's dimensions and its dtype, a tuple for a tuple."""
+    if isinstance(returns, ts.TupleType):
+        if not isinstance(out, tuple) or len(out) != len(returns.types):
+            raise TypeError(
+                f"field operator '{callee}' returns a tuple of {len(returns.types)}, 'out' is "
+                f"{_describe(out)}"
+            )
+        for part, target in zip(returns.types, out, strict=True):
+            check_operator_out(callee, part, target)
+        return
+    if isinstance(out, tuple):
+        raise TypeError(f"field operator '{callee}' returns one value but 'out' is a tuple")
+    if not isinstance(out, NdArrayField):
+        raise TypeError(f"field operator '{callee}': 'out' must be a field, got {_describe(out)}")
+    if not isinstance(returns, ts.FieldType):
+        return
+    missing = [d.value for d in returns.dims or () if out._domain.dim_index(d) is None]
+    if missing:
+        raise DomainError(
+            f"field operator '{callee}': 'out' ({_describe(out)}) lacks the result's "
+            f"dimension(s) {', '.join(missing)}"
+        )
+    if out._data.dtype != returns.dtype:
+        raise FieldDTypeError(
+            f"field operator '{callee}' returns {returns.dtype}, 'out' is {_describe(out)}; "
+            f"convert with astype(..., {out._data.dtype}) in the operator or allocate 'out' as "
+            f"{returns.dtype}"
+        )

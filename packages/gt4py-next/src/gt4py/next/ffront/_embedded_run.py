@@ -17,6 +17,7 @@ from .._dimensions import Dimension, NamedIndex, promote_dims
 from .._domain import Domain, UnitRange, domain as as_domain
 from .._field import AmbiguousTruthValueError, Field, is_field
 from ..embedded.context import embedded_context, pending_results
+from ..embedded.exceptions import DomainError
 from .fbuiltins import astype
 
 
@@ -168,6 +169,14 @@ def run_scan(
                 target = Domain._make(target.dims, tuple(ranges))
         if out is None:
             out = _allocate(result_dtypes, target, _first_field(args))
+        else:
+            from ._call_arguments import check_scan_out
+
+            check_scan_out(getattr(function, "__name__", "scan"), axis, out)
+        if target.dim_index(axis) is None:
+            raise DomainError(
+                f"the scan over {axis.value} needs a domain with {axis.value}, got {target}"
+            )
         levels = target[axis].unit_range
         if not levels.is_finite():
             raise ValueError(f"the scan over {axis.value} needs a finite range, got {levels}")

@@ -172,8 +172,15 @@ def module_name(fingerprint: str) -> str:
 class CppGenerator:
     """Generates the C++ module of one program for given connectivity dtypes."""
 
-    def __init__(self, program: ir.Program, table_dtypes: Mapping[str, str]) -> None:
+    def __init__(
+        self,
+        program: ir.Program,
+        table_dtypes: Mapping[str, str],
+        *,
+        check_every_read: bool = False,
+    ) -> None:
         self.program = program
+        self.check_every_read = check_every_read
         self.fields = {p.name: p for p in program.params if isinstance(p, ir.FieldParam)}
         for temporary in program.temporaries:  # read and written like fields
             self.fields[temporary.name] = ir.FieldParam(
@@ -467,9 +474,16 @@ class CppGenerator:
         if isinstance(node, ir.Call):
             return self._call(node, position)
         if isinstance(node, ir.Let):
-            value = self.expr(node.value, position)
-            body = self.expr(node.body, position)
-            return f"([&] {{ const auto {node.name} = {value}; return {body}; }}())"
+            # a chain of lets is one GNU statement expression, evaluated where it is (lazily
+            # in a branch): hundreds of nested lambdas take the C++ compiler minutes
+            declarations: list[str] = []
+            names: set[str] = set()
+            while isinstance(node, ir.Let) and node.name not in names:
+                value = self.expr(node.value, position)
+                declarations.append(f"const auto {node.name} = {value};")
+                names.add(node.name)
+                node = node.body
+            return f"({{ {' '.join(declarations)} {self.expr(node, position)}; }})"
         if isinstance(node, ir.Reduce):
             return self._reduce(node, position)
         raise TypeError(f"cannot generate C++ for {node!r}")
@@ -515,7 +529,9 @@ class CppGenerator:
         pos = dict(position)
         # per-point checks of a read made only under a condition or at a position read from
         # a field (the others are checked before the call: backends/_extents.py)
-        checked = node.field in self.codes and checked_at_run_time(node, self._guards > 0)
+        checked = node.field in self.codes and (
+            self.check_every_read or checked_at_run_time(node, self._guards > 0)
+        )
         inside: list[str] = []
         for shift in node.shifts:
             if isinstance(shift, ir.CartesianShift):

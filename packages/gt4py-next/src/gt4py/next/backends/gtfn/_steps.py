@@ -61,9 +61,10 @@ class GTFNTranslation:
     def __call__(self, program: ir.Program, table_dtypes: Mapping[str, str]) -> TranslatedModule:
         from gt4py.infra import fingerprinting as fp
 
-        fingerprint = fp.strict((program, sorted(table_dtypes.items()), self.settings_key()))
+        settings = self.settings_key()
+        fingerprint = fp.strict((program, sorted(table_dtypes.items()), settings))
         name = _codegen.module_name(fingerprint)
-        generator = _codegen.CppGenerator(program, table_dtypes)
+        generator = _codegen.CppGenerator(program, table_dtypes, check_every_read=settings[-1])
         source = generator.module(name).replace(
             f"> {_codegen.PARALLEL_THRESHOLD})", f"> {self.parallel_threshold})"
         )
@@ -72,7 +73,16 @@ class GTFNTranslation:
         return TranslatedModule(name, {f"{name}.cpp": source}, self.openmp, ())
 
     def settings_key(self) -> tuple[Any, ...]:
-        return (translation_version(), self.openmp, self.parallel_threshold)
+        """What decides the generated code besides the program (last: the debug setting)."""
+        return (translation_version(), self.openmp, self.parallel_threshold, debug_checks())
+
+
+def debug_checks() -> bool:
+    """``GT4PY_DEBUG``: check every field read per point, not only those that could not be
+    checked before the call (a second line of defence, at a cost in speed)."""
+    from gt4py.infra import config
+
+    return bool(config.get("debug"))
 
 
 @dataclasses.dataclass(frozen=True)

@@ -28,11 +28,16 @@ class PythonPipeline:
     def make_artifact(self, program: ir.Program, table_dtypes: Mapping[str, str]) -> PythonArtifact:
         from gt4py.infra import caching, config, fingerprinting as fp
 
+        debug = bool(config.get("debug"))  # GT4PY_DEBUG: every read checked per point
         key = caching.CacheKey(
-            {"program": fp.strict(program), "generator": caching.source_digest("gt4py.next")}
+            {
+                "program": fp.strict(program),
+                "generator": caching.source_digest("gt4py.next"),
+                "debug": str(debug),
+            }
         )
         source = caching.FileCache("next/itir_python").get_or_build(
-            key, lambda: _codegen.generate(program).encode()
+            key, lambda: _codegen.generate(program, check_every_read=debug).encode()
         )
         name = f"itir_{key.digest[:24]}"
         path = config.cache_root() / "next" / "itir_python_modules" / f"{name}.py"

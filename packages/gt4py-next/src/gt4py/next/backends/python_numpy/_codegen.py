@@ -72,8 +72,9 @@ from gt4py.next.backends.python_numpy._runtime import gamma as _gamma, gather as
 
 
 class PythonGenerator:
-    def __init__(self, program: ir.Program) -> None:
+    def __init__(self, program: ir.Program, *, check_every_read: bool = False) -> None:
         self.program = program
+        self.check_every_read = check_every_read
         self.fields = {p.name: p for p in program.params if isinstance(p, ir.FieldParam)}
         for temporary in program.temporaries:  # read and written like fields
             self.fields[temporary.name] = ir.FieldParam(
@@ -86,6 +87,8 @@ class PythonGenerator:
         self._masks: list[tuple[str, list[str]]] = []
         self._guards = 0  # > 0 inside a branch that is only evaluated conditionally
         self.codes = field_codes(program)
+        self._let_names: dict[str, str] = {}  # let name -> Python name, inside its body
+        self._let_counter = itertools.count()
 
     def module(self) -> str:
         arguments: list[str] = []
@@ -225,7 +228,7 @@ class PythonGenerator:
                 else f"np.bool_({node.value})"
             )
         if isinstance(node, ir.SymRef):
-            return node.name
+            return self._let_names.get(node.name, node.name)
         if isinstance(node, ir.AxisIndex):
             return position[node.dim]
         if isinstance(node, ir.FieldBound):
@@ -242,15 +245,35 @@ class PythonGenerator:
                 self._guards -= 1
             return f"{_NUMPY[node.fun]}({', '.join(parts)})"
         if isinstance(node, ir.Let):
-            return f"(lambda {node.name}: {self.expr(node.body, position)})({self.expr(node.value, position)})"
+            return self._let(node, position)
         if isinstance(node, ir.Deref):
             return self._deref(node, position)
         if isinstance(node, ir.Reduce):
             return self._reduce(node, position)
         raise TypeError(f"cannot generate Python for {node!r}")
 
+    def _let(self, node: ir.Let, position: dict[str, str]) -> str:
+        """A chain of lets as one tuple of assignment expressions (nested lambdas would pass
+        the parser's limit of 200 nested parentheses); each binding gets its own Python name,
+        as a name bound again inside the body must not change it after that body."""
+        saved = dict(self._let_names)
+        parts: list[str] = []
+        try:
+            while isinstance(node, ir.Let):
+                value = self.expr(node.value, position)
+                name = f"{node.name}__{next(self._let_counter)}"
+                parts.append(f"({name} := {value})")
+                self._let_names[node.name] = name
+                node = node.body  # type: ignore[assignment]
+            parts.append(self.expr(node, position))
+        finally:
+            self._let_names = saved
+        return f"({', '.join(parts)})[-1]"
+
     def _deref(self, node: ir.Deref, position: dict[str, str]) -> str:
-        checked = node.field in self.codes and checked_at_run_time(node, self._guards > 0)
+        checked = node.field in self.codes and (
+            self.check_every_read or checked_at_run_time(node, self._guards > 0)
+        )
         return self._deref_parts(node, position, checked)[0]
 
     def _deref_parts(
@@ -311,7 +334,9 @@ class PythonGenerator:
                 for s in node.shifts
                 if isinstance(s, ir.DynamicShift)
             ]
-            if node.field in self.codes and checked_at_run_time(node, guarded):
+            if node.field in self.codes and (
+                self.check_every_read or checked_at_run_time(node, guarded)
+            ):
                 _, inside = self._deref_parts(node, position, True)
                 parts.append(f"np.where({' & '.join(inside)}, 0, {self.codes[node.field]})")
             return _worst(parts)
@@ -331,11 +356,7 @@ class PythonGenerator:
         if isinstance(node, ir.Cast):
             return self.status(node.value, position, guarded)
         if isinstance(node, ir.Let):
-            value = self.status(node.value, position, guarded)
-            body = self.status(node.body, position, guarded)
-            if body is not None:
-                body = f"(lambda {node.name}: {body})({self.expr(node.value, position)})"
-            return _worst([value, body])
+            return self._let_status(node, position, guarded)
         if isinstance(node, ir.Reduce):
             inner, count = self._entered(node, position)
             self._masks.append((node.axis, []))
@@ -351,6 +372,27 @@ class PythonGenerator:
             body = f"np.max(np.broadcast_to({body}, np.broadcast_shapes(np.shape({body}), ({count},))), axis=-1, initial=0)"
             return _worst([init, body])
         return None
+
+    def _let_status(self, node: ir.Let, position: dict[str, str], guarded: bool) -> str | None:
+        """The status of a chain of lets: its values' and its body's, after the bindings (one
+        tuple of assignment expressions, as in :meth:`_let`)."""
+        saved = dict(self._let_names)
+        bindings: list[str] = []
+        parts: list[str | None] = []
+        try:
+            while isinstance(node, ir.Let):
+                parts.append(self.status(node.value, position, guarded))
+                name = f"{node.name}__{next(self._let_counter)}"
+                bindings.append(f"({name} := {self.expr(node.value, position)})")
+                self._let_names[node.name] = name
+                node = node.body  # type: ignore[assignment]
+            parts.append(self.status(node, position, guarded))
+        finally:
+            self._let_names = saved
+        status = _worst(parts)
+        if status is None:
+            return None
+        return f"({', '.join(bindings)}, {status})[-1]"
 
     def _record_mask(self, decl: ir.OffsetDecl, check: str, outer: int = 0) -> None:
         for depth, (axis, checks) in enumerate(reversed(self._masks)):
@@ -407,8 +449,13 @@ class PythonGenerator:
         return f"{op}(np.concatenate([np.broadcast_to({init}, np.shape({values})[:-1] + (1,)), {values}], axis=-1), axis=-1)"
 
 
-def generate(program: ir.Program, table_dtypes: Mapping[str, str] | None = None) -> str:
-    return PythonGenerator(program).module()
+def generate(
+    program: ir.Program,
+    table_dtypes: Mapping[str, str] | None = None,
+    *,
+    check_every_read: bool = False,
+) -> str:
+    return PythonGenerator(program, check_every_read=check_every_read).module()
 
 
 def _worst(parts: list[str | None]) -> str | None:
@@ -416,10 +463,10 @@ def _worst(parts: list[str | None]) -> str | None:
     found = [p for p in parts if p is not None]
     if not found:
         return None
-    combined = found[0]
-    for part in found[1:]:
-        combined = f"np.maximum({combined}, {part})"
-    return combined
+    while len(found) > 1:  # pairwise: nesting log2(parts) deep, not parts deep
+        pairs = [found[i : i + 2] for i in range(0, len(found), 2)]
+        found = [f"np.maximum({p[0]}, {p[1]})" if len(p) == 2 else p[0] for p in pairs]
+    return found[0]
 
 
 def _np(dtype: str) -> str:
