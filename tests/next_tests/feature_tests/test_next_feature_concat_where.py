@@ -135,3 +135,33 @@ def test_as_offset(backend):
     read_at_level_offset.with_backend(backend)(a, offset, out=out, offset_provider={"Koff": K})
     expected = np.take_along_axis(data, np.arange(5)[None, :] + offsets, axis=1)
     np.testing.assert_array_equal(out.asnumpy(), expected)
+
+
+@gtx.field_operator
+def _step_above(x: KField) -> KField:
+    return x * 0.5 + x * x  # its argument used twice
+
+
+@gtx.field_operator
+def guarded_chain_of_reads_above(a: KField, n: gtx.int32) -> KField:
+    # locals with a shifted read, each used twice (bound once, where the branch that uses
+    # them is evaluated), and chained calls on them
+    up = a(K + 1)
+    y = up * up + up
+    z = y * 0.5 + y
+    w = _step_above(_step_above(_step_above(z)))
+    return concat_where(K < n - 1, w * w + w, a)  # noqa: SIM300
+
+
+def test_concat_where_with_a_guarded_chain_of_shifted_locals(backend):
+    data = rng.random(7)
+    (a,) = as_fields(backend, [K], data)
+    out = gtx.zeros({K: 6}, allocator=backend)
+    guarded_chain_of_reads_above.with_backend(backend)(a, 6, out=out, offset_provider={})
+    up = data[1:6]
+    y = up * up + up
+    w = y * 0.5 + y
+    for _ in range(3):
+        w = w * 0.5 + w * w
+    expected = np.concatenate([w * w + w, data[5:6]])
+    np.testing.assert_allclose(out.asnumpy(), expected, rtol=1e-10)

@@ -153,3 +153,59 @@ def test_tridiagonal_solve_with_two_scans(backend):
     for column in range(n_columns):
         matrix = np.diag(b[column]) + np.diag(a[column, 1:], -1) + np.diag(c[column, :-1], 1)
         np.testing.assert_allclose(out.asnumpy()[column], np.linalg.solve(matrix, d[column]))
+
+
+@gtx.scan_operator(axis=K, forward=True, init=0.0)
+def chain_of_locals(carry: float, a: float) -> float:
+    # 30 locals, each used twice: copied into each use, the value is a tree of 2**30 nodes
+    x0 = carry * 0.5 + a
+    x1 = x0 * 0.75 + 1.0 / (1.0 + x0)
+    x2 = x1 * 0.75 + 1.0 / (1.0 + x1)
+    x3 = x2 * 0.75 + 1.0 / (1.0 + x2)
+    x4 = x3 * 0.75 + 1.0 / (1.0 + x3)
+    x5 = x4 * 0.75 + 1.0 / (1.0 + x4)
+    x6 = x5 * 0.75 + 1.0 / (1.0 + x5)
+    x7 = x6 * 0.75 + 1.0 / (1.0 + x6)
+    x8 = x7 * 0.75 + 1.0 / (1.0 + x7)
+    x9 = x8 * 0.75 + 1.0 / (1.0 + x8)
+    x10 = x9 * 0.75 + 1.0 / (1.0 + x9)
+    x11 = x10 * 0.75 + 1.0 / (1.0 + x10)
+    x12 = x11 * 0.75 + 1.0 / (1.0 + x11)
+    x13 = x12 * 0.75 + 1.0 / (1.0 + x12)
+    x14 = x13 * 0.75 + 1.0 / (1.0 + x13)
+    x15 = x14 * 0.75 + 1.0 / (1.0 + x14)
+    x16 = x15 * 0.75 + 1.0 / (1.0 + x15)
+    x17 = x16 * 0.75 + 1.0 / (1.0 + x16)
+    x18 = x17 * 0.75 + 1.0 / (1.0 + x17)
+    x19 = x18 * 0.75 + 1.0 / (1.0 + x18)
+    x20 = x19 * 0.75 + 1.0 / (1.0 + x19)
+    x21 = x20 * 0.75 + 1.0 / (1.0 + x20)
+    x22 = x21 * 0.75 + 1.0 / (1.0 + x21)
+    x23 = x22 * 0.75 + 1.0 / (1.0 + x22)
+    x24 = x23 * 0.75 + 1.0 / (1.0 + x23)
+    x25 = x24 * 0.75 + 1.0 / (1.0 + x24)
+    x26 = x25 * 0.75 + 1.0 / (1.0 + x25)
+    x27 = x26 * 0.75 + 1.0 / (1.0 + x26)
+    x28 = x27 * 0.75 + 1.0 / (1.0 + x27)
+    x29 = x28 * 0.75 + 1.0 / (1.0 + x28)
+    x30 = x29 * 0.75 + 1.0 / (1.0 + x29)
+    return x30
+
+
+def _chain_of_locals_reference(data: np.ndarray) -> np.ndarray:
+    out = np.zeros_like(data)
+    carry = np.zeros(data.shape[0])
+    for k in range(data.shape[1]):
+        x = carry * 0.5 + data[:, k]
+        for _ in range(30):
+            x = x * 0.75 + 1.0 / (1.0 + x)
+        out[:, k] = carry = x
+    return out
+
+
+def test_scan_with_a_chain_of_locals_each_used_twice(backend):
+    data = rng.random((3, 5))
+    a = gtx.as_field([I, K], data, allocator=backend)
+    out = gtx.zeros(a.domain, allocator=backend)
+    chain_of_locals.with_backend(backend)(a, out=out, offset_provider={})
+    np.testing.assert_allclose(out.asnumpy(), _chain_of_locals_reference(data), rtol=1e-10)

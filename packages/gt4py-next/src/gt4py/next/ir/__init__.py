@@ -4,6 +4,13 @@
 text back (round trip: ``parse_program(to_text(p)) == p``).
 """
 
+from ._binding import (
+    bind as bind,
+    bind_lazily as bind_lazily,
+    eager_safe as eager_safe,
+    has_free_neighbour as has_free_neighbour,
+    is_leaf as is_leaf,
+)
 from ._nodes import (
     Apply as Apply,
     AxisIndex as AxisIndex,

@@ -76,59 +76,116 @@ def is_weak(type_: Any) -> bool:
     )
 
 
+class _Scope:
+    """The bound locals of one lowered value (shared by the operators it calls inline): their
+    values, the bound names each needs (transitively, itself included), whether it is safe to
+    compute everywhere (then it is bound eagerly) and why it cannot be materialized (None: it
+    can)."""
+
+    def __init__(self) -> None:
+        self.lets: dict[str, ir.Expr] = {}
+        self.needs: dict[str, frozenset[str]] = {}
+        self.safe: dict[str, bool] = {}
+        self.open: dict[str, str | None] = {}
+
+
 class OperatorLowering:
     """Lowers one call of a field operator (or a scan body) given lowered arguments."""
 
-    def __init__(self, context: Any, operator: Any, env: dict[str, Value]) -> None:
+    def __init__(
+        self,
+        context: Any,
+        operator: Any,
+        env: dict[str, Value],
+        caller: OperatorLowering | None = None,
+    ) -> None:
         self.context = context  # the program lowering: offsets, fresh names
         self.operator = operator
         self.function = operator.definition
         definition = operator.__gt_signature__.definition
         self.tree: ast.FunctionDef = definition.body
         self.types: dict[Any, Any] = definition.expression_types
-        self.env = dict(env)
-        # locals bound once (name -> value) and the bound names each value needs, transitively:
-        # without them a value used twice is copied into each use, and `x = select(c, x + 1,
-        # x * 2)` repeated n times is a tree of 2**n nodes (icon4py's graupel scans)
-        self.lets: dict[str, ir.Expr] = {}
-        self._needs: dict[str, frozenset[str]] = {}
+        # locals bound once (name -> value) instead of copied into each use: a value used twice
+        # and copied is a tree of 2**n nodes after n such locals (icon4py's graupel scan). An
+        # operator called inline (``caller``) shares its caller's bindings: its arguments are
+        # bound names, not copies of everything they use.
+        self.scope: _Scope = caller.scope if caller is not None else _Scope()
+        self.env = {name: self._local(name, value) for name, value in env.items()}
 
     # -- statements -----------------------------------------------------------------------------
 
     def lower(self) -> Value:
+        """The operator's value, self-contained (the bound locals it uses around it)."""
+        return self.close(self.lower_inline())
+
+    def lower_inline(self) -> Value:
+        """The operator's value; it may use the bound locals of the (shared) scope."""
         result = self._block(list(self.tree.body), self.env)
         if result is None:
             raise LoweringError(f"{self.operator.__name__}: no value is returned on some path")
-        return self.close(result)
+        return result
 
     def close(self, value: Value) -> Value:
         """``value`` with the bound locals it uses wrapped around it (``Let``): self-contained,
-        so that it can be shifted, passed to another operator or returned."""
+        so that it can be shifted, materialized or returned."""
         return _map(self._close_leaf, value)
 
     def _close_leaf(self, expr: ir.Expr) -> ir.Expr:
-        if not self.lets:
+        scope = self.scope
+        if not scope.lets:
             return expr
         needed: set[str] = set()
-        for name in _free_names(expr, self.lets):
-            needed |= self._needs[name]
-        for name in reversed([n for n in self.lets if n in needed]):  # earliest outermost
-            expr = ir.Let(name=name, value=self.lets[name], body=expr)
+        for name in _free_names(expr, scope.lets):
+            needed |= scope.needs[name]
+        if not needed:
+            return expr
+        order = [n for n in scope.lets if n in needed]  # definition order
+        # a value that is not safe to compute everywhere goes where its uses are evaluated
+        # (inside the branch of a where...); the later ones first: they use the earlier ones
+        for name in reversed(order):
+            if not scope.safe[name]:
+                expr = ir.bind_lazily(expr, name, scope.lets[name])
+        for name in reversed(order):  # the safe ones around it all, earliest outermost
+            if scope.safe[name]:
+                expr = ir.Let(name=name, value=scope.lets[name], body=expr)
         return expr
 
+    def open_reason(self, value: Value) -> str | None:
+        """Why ``value`` (closed) cannot be computed on a temporary's own domain: it uses a
+        scan carry or the neighbour of a reduction, itself or through a bound local."""
+        scope = self.scope
+        bound = frozenset(scope.lets)
+        for leaf in _leaves(value):
+            reason = self.context._free_reference(leaf, frozenset(), bound)
+            if reason is not None:
+                return reason  # type: ignore[no-any-return]
+            for name in _free_names(leaf, scope.lets):
+                for needed in scope.needs[name]:
+                    if scope.open[needed] is not None:
+                        return scope.open[needed]
+        return None
+
     def _local(self, name: str, value: Value) -> Value:
-        """``value`` as the value of the local ``name``: bound once if it is worth it and safe
-        to compute unconditionally (no shifted read, which a ``where`` may guard)."""
+        """``value`` as the value of the local ``name``: bound once (a name referring to it)
+        unless it is a leaf or reads the neighbour of a reduction it is used in."""
         if isinstance(value, tuple):
             return tuple(self._local(f"{name}_{i}", v) for i, v in enumerate(value))
-        if not _bindable(value):
+        scope = self.scope
+        if ir.is_leaf(value):
+            return value
+        locals_of = {n: d.local for n, d in self.context.offsets.items()}
+        if ir.has_free_neighbour(value, locals_of):
             return value
         bound = self.context.fresh_local(name)
         needed = {bound}
-        for used in _free_names(value, self.lets):
-            needed |= self._needs[used]
-        self.lets[bound] = value
-        self._needs[bound] = frozenset(needed)
+        safe = ir.eager_safe(value)
+        for used in _free_names(value, scope.lets):
+            needed |= scope.needs[used]
+            safe = safe and scope.safe[used]
+        scope.lets[bound] = value
+        scope.needs[bound] = frozenset(needed)
+        scope.safe[bound] = safe
+        scope.open[bound] = self.context._free_reference(value, frozenset(), frozenset(scope.lets))
         return ir.SymRef(name=bound)
 
     def _block(self, statements: list[ast.stmt], env: dict[str, Value]) -> Value | None:
@@ -214,27 +271,6 @@ def _free_names(expr: ir.Expr, names: Any) -> set[str]:
 
     visit(expr, frozenset())
     return found
-
-
-_UNSAFE_CALLS = frozenset({"floordiv", "mod"})  # integer division by zero traps
-
-
-def _bindable(value: ir.Expr) -> bool:
-    """Worth binding (not a leaf) and safe to compute where the local is defined: no shifted
-    read (out of bounds where a later ``where`` would have guarded it) and no division that
-    can trap. Shifted or guarded values stay inline, as before."""
-    if isinstance(value, (ir.Literal, ir.SymRef, ir.FieldBound, ir.AxisIndex)):
-        return False
-    if isinstance(value, ir.Deref) and not value.shifts:
-        return False
-    for node in value.walk_values():
-        if isinstance(node, ir.Deref) and any(
-            not isinstance(s, ir.LocalIndex) for s in node.shifts
-        ):
-            return False
-        if isinstance(node, ir.Reduce) or (isinstance(node, ir.Call) and node.fun in _UNSAFE_CALLS):
-            return False
-    return True
 
 
 def _returns(node: ast.If) -> bool:
@@ -444,25 +480,29 @@ class ExpressionLowering:
         names = [name for name, _ in signature.params]
         params = dict(signature.params)
         values: dict[str, Value] = {}
-        close = self.owner.close
         for name, argument in zip(names, node.args, strict=False):
-            values[name] = close(self.expr(argument, dtype_of(params[name])))
+            values[name] = self.expr(argument, dtype_of(params[name]))
         for keyword in node.keywords:
             assert keyword.arg is not None
-            values[keyword.arg] = close(self.expr(keyword.value, dtype_of(params[keyword.arg])))
+            values[keyword.arg] = self.expr(keyword.value, dtype_of(params[keyword.arg]))
         context = self.owner.context
         result_type = self.type_of(node)
+        close = self.owner.close
         if signature.definition.kind == "scan_operator":
             # a scan's result is a whole column: it is always materialized in a temporary
-            args = [values[n] for n in names]
+            args = [close(values[n]) for n in names]
             try:
                 return context.materialize_scan(  # type: ignore[no-any-return]
                     operator, args, [params[n] for n in names], result_type
                 )
             except LoweringError as error:
                 raise self.error(node, str(error)) from None
-        result = OperatorLowering(context, operator, values).lower()
-        return context.materialize(result, result_type, list(values.values()))  # type: ignore[no-any-return]
+        # called inline: the callee shares this operator's bound locals (its arguments are
+        # names, not copies); closed only if it is written to a temporary
+        result = OperatorLowering(context, operator, values, caller=self.owner).lower_inline()
+        if self.owner.open_reason(tuple(values.values())) is not None:
+            return result
+        return context.materialize(close(result), result_type, [])  # type: ignore[no-any-return]
 
     def shift(self, node: ast.expr, value: Value) -> Value:
         value = self.owner.close(value)  # a shift moves the values of the locals it uses too
@@ -556,6 +596,12 @@ class ExpressionLowering:
 def _as_index(value: Value) -> ir.Expr:
     assert not isinstance(value, tuple)
     return value
+
+
+def _leaves(value: Value) -> list[ir.Expr]:
+    if isinstance(value, tuple):
+        return [leaf for v in value for leaf in _leaves(v)]
+    return [value]
 
 
 def _first_leaf(type_: Any) -> Any:

@@ -18,6 +18,7 @@ Policies:
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from typing import Literal
 
@@ -74,23 +75,84 @@ def _cost(value: ir.Expr) -> int:
 
 
 class _Inline(NodeTranslator):
-    """Replaces reads of inlined temporaries by their values, moved by the read's shifts."""
+    """Replaces reads of inlined temporaries by their values, moved by the read's shifts; a
+    read repeated at the same point becomes a name bound once (``shared``: read key -> name),
+    not a copy of the value per read (copies of copies: exponential in a chain of calls)."""
 
-    def __init__(self, values: dict[str, ir.Expr], locals_of: dict[str, str | None]) -> None:
+    def __init__(
+        self,
+        values: dict[str, ir.Expr],
+        locals_of: dict[str, str | None],
+        shared: dict[tuple[object, ...], str] | None = None,
+    ) -> None:
         self.values = values
         self.locals_of = locals_of
+        self.shared = shared or {}
 
     def visit_Deref(self, node: ir.Deref) -> ir.Expr:
         shifts = [self.visit(s) for s in node.shifts]
         value = self.values.get(node.field)
         if value is None:
             return ir.Deref(field=node.field, shifts=shifts)
+        key = _read_key(node)
+        name = self.shared.get(key) if key is not None else None
+        if name is not None:
+            return ir.SymRef(name=name)
+        return self.moved(value, shifts)
+
+    def moved(self, value: ir.Expr, shifts: list[ir.Shift]) -> ir.Expr:
         from ..ir import ShiftPusher
 
         moved: ir.Expr = value
         for shift in reversed(shifts):  # each push prepends: the first shift ends up first
             moved = ShiftPusher(shift, self.locals_of).apply(moved)  # type: ignore[assignment]
         return moved
+
+
+def _read_key(read: ir.Deref) -> tuple[object, ...] | None:
+    """What identifies a read's value wherever it is (None: it depends on where it is: the
+    neighbour of an enclosing reduction, or a position read from a field)."""
+    key: list[object] = [read.field]
+    for shift in read.shifts:
+        if isinstance(shift, ir.CartesianShift):
+            key.append((shift.dim, shift.amount))
+        elif isinstance(shift, ir.NeighbourShift) and shift.index is not None:
+            key.append((shift.offset, shift.index))
+        elif isinstance(shift, ir.LocalIndex):
+            key.append((shift.dim, "@", shift.index))
+        else:
+            return None
+    return tuple(key)
+
+
+def _inline_into(
+    expr: ir.Expr,
+    values: dict[str, ir.Expr],
+    locals_of: dict[str, str | None],
+    names: Iterator[str],
+) -> ir.Expr:
+    """``expr`` with the reads of the temporaries ``values`` replaced by their values, each
+    value read more than once at the same point bound once (eagerly if it is safe to compute
+    everywhere, else where its reads are evaluated: ``ir.bind``)."""
+    counts: dict[tuple[object, ...], list[ir.Deref]] = {}
+    for read in expr.walk_values().if_isinstance(ir.Deref):
+        key = _read_key(read) if read.field in values else None
+        if key is not None:
+            counts.setdefault(key, []).append(read)
+    plain = _Inline(values, locals_of)
+    moved: dict[tuple[object, ...], ir.Expr] = {}
+    for key, reads in counts.items():
+        value = plain.moved(values[reads[0].field], reads[0].shifts)
+        if len(reads) >= 2 and not ir.is_leaf(value):
+            moved[key] = value
+    if not moved:
+        return plain.visit(expr)  # type: ignore[no-any-return]
+    shared = {key: next(names) for key in moved}
+    result: ir.Expr = _Inline(values, locals_of, shared).visit(expr)
+    for key, name in shared.items():
+        value = moved[key]
+        result = ir.bind(result, name, value, eager=ir.eager_safe(value))
+    return result
 
 
 def _keep(
@@ -117,6 +179,28 @@ def _keep(
     return distinct > 1 and (distinct - 1) * cost >= min_saved_work
 
 
+def _inline_statement(
+    statement: ir.Apply | ir.Scan,
+    values: dict[str, ir.Expr],
+    locals_of: dict[str, str | None],
+    names: Iterator[str],
+) -> ir.Apply | ir.Scan:
+    inline = _Inline(values, locals_of)
+    new = [_inline_into(v, values, locals_of, names) for v in statement.values]
+    domain = [inline.visit(r) for r in statement.domain]
+    if isinstance(statement, ir.Apply):
+        return ir.Apply(outputs=statement.outputs, domain=domain, values=new)
+    return ir.Scan(
+        outputs=statement.outputs,
+        domain=domain,
+        axis=statement.axis,
+        forward=statement.forward,
+        carries=statement.carries,
+        init=[inline.visit(i) for i in statement.init],
+        values=new,
+    )
+
+
 def choose_temporaries(
     program: ir.Program, policy: Policy = "auto", *, min_saved_work: int = AUTO_MIN_SAVED_WORK
 ) -> ir.Program:
@@ -126,6 +210,7 @@ def choose_temporaries(
             f"unknown temporaries policy {policy!r}; expected one of {', '.join(POLICIES)}"
         )
     temporaries = {t.name: t for t in program.temporaries}
+    names = (f"__inl{i}" for i in itertools.count())
     kept: list[ir.Apply | ir.Scan] = []
     dropped: set[str] = set()
     for statement in reversed(program.body):
@@ -136,8 +221,8 @@ def choose_temporaries(
             kept.insert(0, statement)
             continue
         locals_of = {o.name: o.local for o in program.offsets}
-        inline = _Inline(dict(zip(statement.outputs, statement.values, strict=True)), locals_of)
-        kept = [inline.visit(s) for s in kept]
+        values = dict(zip(statement.outputs, statement.values, strict=True))
+        kept = [_inline_statement(s, values, locals_of, names) for s in kept]
         dropped.update(statement.outputs)
     return ir.Program(
         name=program.name,
