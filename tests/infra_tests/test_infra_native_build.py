@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import errno
 import json
 import os
 import pathlib
@@ -17,15 +18,17 @@ import stat
 import subprocess
 import sys
 import sysconfig
+import tempfile
 import textwrap
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 import numpy as np
 import pytest
 
-from gt4py.infra import config, native
+from gt4py.infra import caching, config, native
 from gt4py.infra.native import _tools
 
 
@@ -458,3 +461,145 @@ def test_cache_lists_native_entries(native_env: NativeSession) -> None:
     assert listing.returncode == 0, listing.stderr
     assert "native/modules" in listing.stdout
     assert "native/toolchains" in listing.stdout
+
+
+# -- a warm cache needs no compiler (ADR 0018) ---------------------------------------------------
+
+
+def test_warm_cache_loads_without_any_compiler(
+    native_env: NativeSession, tmp_path: pathlib.Path
+) -> None:
+    sources = adder_sources("adder", "no-compiler")
+    native.build_extension("adder", sources)
+    empty = tmp_path / "bin"
+    empty.mkdir()
+    environment = {**native_env.environment(), "PATH": str(empty), "CXX": "/nonexistent/c++"}
+    del environment["GT4PY_CXX"]
+
+    def child(sources: dict[str, str]) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-c", _CHILD, "adder", json.dumps(sources)],
+            env=environment,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+
+    warm = child(sources)
+    assert warm.returncode == 0, warm.stderr
+    assert warm.stdout.strip() == "42"
+    cold = child(adder_sources("adder", "no-compiler-miss"))  # a miss still needs one
+    assert cold.returncode != 0
+    assert "ToolchainError" in cold.stderr
+    assert "/nonexistent/c++" in cold.stderr
+
+
+def test_a_changed_compiler_is_asked_again(
+    native_env: NativeSession, tmp_path: pathlib.Path
+) -> None:
+    sources = adder_sources("adder", "changed-compiler")
+    first = native.build_extension("adder", sources)
+    log = tmp_path / "other.log"
+    other = tmp_path / "other-c++"
+    other.write_text(
+        f'#!/bin/sh\nprintf "%s\\n" "$*" >> "{log}"\nexec "{native_env.compiler}" "$@"\n'
+    )
+    other.chmod(other.stat().st_mode | stat.S_IXUSR)
+    with config.overrides(cxx_compiler=str(other)):
+        second = native.build_extension("adder", sources)
+        assert native.build_extension("adder", sources) == second
+    assert second != first  # another compiler identity: another module entry
+    assert compiles_of(log.read_text().splitlines(), "adder.cpp")
+    assert native.build_extension("adder", sources) == first  # the first compiler again
+
+
+# -- a full disk is a CacheError, and failed builds stay in the cache (ADR 0018) -----------------
+
+
+@pytest.fixture
+def private_tempdir(tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch) -> pathlib.Path:
+    """The system temp directory for this test, to see that nothing is left there."""
+    directory = tmp_path / "system-tmp"
+    directory.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(directory))
+    return directory
+
+
+def test_disk_full_while_writing_a_build_is_a_cache_error(
+    native_env: NativeSession, monkeypatch: pytest.MonkeyPatch, private_tempdir: pathlib.Path
+) -> None:
+    real_write_text = pathlib.Path.write_text
+
+    def write_text(self: pathlib.Path, *args: object, **kwargs: object) -> int:
+        if self.suffix == ".cpp":
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(self))
+        return real_write_text(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pathlib.Path, "write_text", write_text)
+    with pytest.raises(caching.CacheError, match="no space left on the device") as info:
+        native.build_extension("adder", adder_sources("adder", "disk-full-write"))
+    assert str(native_env.cache_dir / "native" / "modules") in str(info.value)
+    assert list(private_tempdir.iterdir()) == []
+    assert not [
+        p
+        for p in (native_env.cache_dir / "native" / "modules" / "_dirs").iterdir()
+        if p.name.startswith(".tmp-")
+    ]
+
+
+def test_compiler_reporting_a_full_disk_is_a_cache_error(
+    native_env: NativeSession, monkeypatch: pytest.MonkeyPatch, private_tempdir: pathlib.Path
+) -> None:
+    real_run_tool = _tools.run_tool
+
+    def run_tool(tool: _tools.Tool, args: Sequence[str], **kwargs: Any) -> Any:
+        if tool.role == "Ninja" and kwargs.get("cwd") is not None:
+            output = "FAILED: obj/adder.cpp.o\nfatal error: cannot write: No space left on device\n"
+            return subprocess.CompletedProcess([tool.path, *args], 1, output)
+        return real_run_tool(tool, args, **kwargs)
+
+    monkeypatch.setattr(_tools, "run_tool", run_tool)
+    with pytest.raises(caching.CacheError, match="no space left on the device") as info:
+        native.build_extension("adder", adder_sources("adder", "disk-full-compiler"))
+    assert not isinstance(info.value, native.CompilationError)
+    assert str(native_env.cache_dir / "native" / "modules") in str(info.value)
+    assert list(private_tempdir.iterdir()) == []
+
+
+def test_toolchain_set_up_on_a_full_disk_is_a_cache_error_not_a_broken_toolchain(
+    native_env: NativeSession, tmp_path: pathlib.Path, private_tempdir: pathlib.Path
+) -> None:
+    full = tmp_path / "full-disk-c++"
+    full.write_text(
+        '#!/bin/sh\nif [ "$1" = --version ]; then echo "full 1.0"; exit 0; fi\n'
+        "echo 'cc1plus: fatal error: /tmp/x.s: No space left on device' >&2\nexit 1\n"
+    )
+    full.chmod(full.stat().st_mode | stat.S_IXUSR)
+    with (
+        config.overrides(cxx_compiler=str(full)),
+        pytest.raises(caching.CacheError, match="no space left on the device") as info,
+    ):
+        native.build_extension("adder", adder_sources("adder", "disk-full-toolchain"))
+    assert str(native_env.cache_dir / "native" / "toolchains") in str(info.value)
+    assert list(private_tempdir.iterdir()) == []
+
+
+def test_failed_builds_live_in_the_cache_and_clean_removes_them(
+    native_env: NativeSession, private_tempdir: pathlib.Path
+) -> None:
+    sources = {"broken.cpp": BROKEN.replace("return 1 +;", "return 2 +;")}
+    with pytest.raises(native.CompilationError) as info:
+        native.build_extension("broken", sources)
+    failed = native_env.cache_dir / "native" / "failed"
+    assert info.value.source_dir.is_relative_to(failed)
+    assert list(private_tempdir.iterdir()) == []
+    cleaned = subprocess.run(
+        [sys.executable, "-m", "gt4py.infra.cache", "clean", "--namespace", "native/failed"],
+        env=native_env.environment(),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert cleaned.returncode == 0, cleaned.stderr
+    assert not info.value.source_dir.exists()

@@ -15,7 +15,7 @@ import pathlib
 import secrets
 import shutil
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Final, TypeVar
 
 from ._errors import CacheError
@@ -67,6 +67,20 @@ def cache_error_from(
     else:
         message = f"failed {doing} at {path}: {reason}"
     return CacheError(message)
+
+
+@contextlib.contextmanager
+def disk_full_is_a_cache_error(directory: pathlib.Path, doing: str) -> Iterator[None]:
+    """Turn a full disk (ENOSPC, EDQUOT) met by the code inside into a :class:`CacheError`
+    naming the file it wrote, else ``directory``; other errors pass unchanged."""
+    try:
+        yield
+    except OSError as error:
+        if error.errno not in _NO_SPACE:
+            raise
+        path = pathlib.Path(os.fsdecode(error.filename)) if error.filename else directory
+        where = directory if error.filename is None else path.parent
+        raise cache_error_from(error, doing, path, directory=where) from error
 
 
 def race_backoff(attempt: int) -> None:

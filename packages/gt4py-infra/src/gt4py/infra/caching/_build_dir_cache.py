@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator
 
 from ._atomic import (
     create_in_directory,
+    disk_full_is_a_cache_error,
     publish_directory,
     remove_atomically,
     remove_tree,
@@ -52,6 +53,9 @@ class BuildDirCache(NamespacedCache):
         miss = self._check(layout, check_key(key))
         if miss is None:
             return layout.dir_entry(key.digest)
+        overlay = self._overlay_layout()
+        if overlay is not None and self._check(overlay, key) is None:
+            return overlay.dir_entry(key.digest)
         self._report(layout, key, miss)
         return None
 
@@ -65,6 +69,11 @@ class BuildDirCache(NamespacedCache):
         entry = layout.dir_entry(check_key(key).digest)
         if self._check(layout, key) is None:
             return entry
+        overlay = self._overlay_layout()
+        if overlay is not None and self._check(overlay, key) is None:
+            return overlay.dir_entry(key.digest)
+        layout = self._writable_layout(layout, key)
+        entry = layout.dir_entry(key.digest)
         # Double-checked: another builder may have published while we waited for the lock.
         with build_lock(layout.lock_path(key.digest), entry=self._describe(key)):
             miss = self._check(layout, key)
@@ -100,7 +109,8 @@ class BuildDirCache(NamespacedCache):
             entry.parent, temp.mkdir, doing="creating a temp build directory", path=temp
         )
         try:
-            build(temp)
+            with disk_full_is_a_cache_error(entry.parent, "building a cache entry"):
+                build(temp)
             write_manifest(temp, key)
         except BaseException:
             remove_tree(temp)

@@ -61,7 +61,11 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None) -> int
         if arguments.command == "info":
             _info(root, origin, verbose=arguments.verbose, out=out)
         else:
-            _clean(root, arguments.namespace, arguments.older_than, out=out)
+            roots = [root] if origin == "--root" else [root, *_overlay()]
+            for each in roots:
+                _clean(each, arguments.namespace, arguments.older_than, out=out)
+            if arguments.namespace is None:
+                _remove_dead_sessions(out)
     except CacheError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
@@ -93,7 +97,10 @@ def _parser() -> argparse.ArgumentParser:
         description=(
             "Remove cache entries. Safe while other processes use the cache: each entry is "
             "renamed away before it is deleted. Temp files of builds in progress are kept "
-            f"unless older than --older-than (default {STALE_TEMP_AGE / 3600:.0f}h)."
+            f"unless older than --older-than (default {STALE_TEMP_AGE / 3600:.0f}h). Also "
+            "cleans the overlay directory (GT4PY_BUILD_CACHE_OVERLAY) unless --root is given, "
+            "and, unless --namespace is given, removes the session caches of processes that "
+            "ended without removing them (killed with SIGKILL, crashed)."
         ),
     )
     clean_parser.add_argument(
@@ -119,6 +126,25 @@ def _root(explicit: pathlib.Path | None) -> tuple[pathlib.Path, str]:
     # private temporary directories that vanish with their process.
     resolved = config.resolve("build_cache_dir")
     return pathlib.Path(resolved.value), f"build_cache_dir, from {resolved.source}"
+
+
+def _overlay() -> list[pathlib.Path]:
+    from gt4py.infra import config
+
+    overlay = config.get("build_cache_overlay")
+    return [] if overlay is None else [pathlib.Path(overlay)]
+
+
+def _remove_dead_sessions(out: TextIO) -> None:
+    from gt4py.infra.config._session_dirs import remove_dead_sessions
+
+    removed = remove_dead_sessions()
+    if removed:
+        print(
+            f"removed {len(removed)} session cache(s) of processes that ended without removing "
+            f"them: {', '.join(map(str, removed))}",
+            file=out,
+        )
 
 
 def _lifetime() -> str:

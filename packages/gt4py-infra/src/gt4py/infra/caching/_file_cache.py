@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 from . import _file_format as file_format
-from ._atomic import write_chunks_atomically
+from ._atomic import disk_full_is_a_cache_error, write_chunks_atomically
 from ._diagnostics import PreviousEntry, report_miss
 from ._file_format import CorruptEntry, PayloadKind
 from ._keys import CacheKey
@@ -34,6 +34,10 @@ class FileCache(NamespacedCache):
         layout = self._layout()
         found = _lookup(layout, check_key(key), PayloadKind.BYTES)
         if isinstance(found, Miss):
+            overlay = self._overlay_layout()
+            in_overlay = None if overlay is None else _lookup(overlay, key, PayloadKind.BYTES)
+            if isinstance(in_overlay, bytes):
+                return in_overlay
             self._report(layout, key, found)
             return None
         assert isinstance(found, bytes)
@@ -41,8 +45,8 @@ class FileCache(NamespacedCache):
 
     def put(self, key: CacheKey, data: bytes) -> None:
         """Store ``data`` under ``key``, atomically replacing any previous entry."""
-        layout = self._layout()
-        _publish(layout, check_key(key), PayloadKind.BYTES, _as_bytes(data, "put()"))
+        layout = self._writable_layout(self._layout(), check_key(key))
+        _publish(layout, key, PayloadKind.BYTES, _as_bytes(data, "put()"))
 
     def get_or_build(self, key: CacheKey, build: Callable[[], bytes]) -> bytes:
         """The bytes under ``key``; on a miss ``build()`` them once, store and return them.
@@ -79,13 +83,18 @@ class FileCache(NamespacedCache):
         found = _lookup(layout, key, kind)
         if not isinstance(found, Miss):
             return found
+        overlay = self._overlay_layout()
+        if overlay is not None and not isinstance(found := _lookup(overlay, key, kind), Miss):
+            return found
+        layout = self._writable_layout(layout, key)
         # Double-checked: another builder may have published while we waited for the lock.
         with build_lock(layout.lock_path(key.digest), entry=self._describe(key)):
             found = _lookup(layout, key, kind)
             if not isinstance(found, Miss):
                 return found
             self._report(layout, key, found)
-            value = build()
+            with disk_full_is_a_cache_error(layout.files_dir, "building a cache entry"):
+                value = build()
             payload = to_payload(value)
             _publish(layout, key, kind, payload)
         return payload if kind is PayloadKind.BYTES else value

@@ -31,7 +31,7 @@ from ._layout import (
     NamespaceLayout,
     is_entry_name,
 )
-from ._locking import try_lock
+from ._locking import holder_path, try_lock
 from ._manifest import MANIFEST_NAME, read_manifest
 
 
@@ -141,7 +141,7 @@ def _clean_namespace(
             report.entries_removed += 1
             report.bytes_freed += entry.size
     temp_age = STALE_TEMP_AGE if older_than is None else older_than
-    for directory in (layout.files_dir, layout.dirs_dir):
+    for directory in (layout.files_dir, layout.dirs_dir, layout.locks_dir):
         for item in _list(directory):
             path = pathlib.Path(item.path)
             stale_temp = item.name.startswith(TEMP_PREFIX) and now - _last_modified(path) > temp_age
@@ -168,16 +168,19 @@ def _remove_unused_locks(layout: NamespaceLayout, report: CleanReport) -> None:
         if not item.name.endswith(LOCK_SUFFIX):
             continue
         digest = item.name[: -len(LOCK_SUFFIX)]
-        if (layout.files_dir / digest).exists() or (layout.dirs_dir / digest).exists():
-            continue
+        entry_exists = (layout.files_dir / digest).exists() or (layout.dirs_dir / digest).exists()
         # Only a lock nobody holds may go; a builder waiting on it at worst builds twice,
         # which the atomic publish makes harmless.
         lock = try_lock(pathlib.Path(item.path))
         if lock is None:
             continue
         try:
-            os.unlink(item.path)
-            report.locks_removed += 1
+            # A holder record of a free lock is a builder's that was killed: stale.
+            with contextlib.suppress(OSError):
+                holder_path(pathlib.Path(item.path)).unlink()
+            if not entry_exists:
+                os.unlink(item.path)
+                report.locks_removed += 1
         except OSError:
             pass
         finally:

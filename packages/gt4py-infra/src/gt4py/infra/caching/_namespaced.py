@@ -7,8 +7,10 @@ import os
 import pathlib
 from typing import Final
 
+from ._errors import CacheError
 from ._keys import CacheKey
 from ._layout import NamespaceLayout, RootResolver, validate_namespace
+from ._writability import read_only_error, unwritable_reason
 
 
 @dataclasses.dataclass(frozen=True)
@@ -44,6 +46,38 @@ class NamespacedCache:
         if layout is None or (layout.root is not root and layout.root != root):
             layout = self._last_layout = NamespaceLayout(root, self._namespace)
         return layout
+
+    def _overlay_layout(self) -> NamespaceLayout | None:
+        """This namespace in the overlay directory, if one is configured.
+
+        Only caches on the configured root have an overlay; a root given in code is used as
+        it is. Looked up after a miss only, so a hit never reads the setting.
+        """
+        if self._root.explicit is not None:
+            return None
+        from gt4py.infra import config
+
+        overlay = config.get("build_cache_overlay")
+        return None if overlay is None else NamespaceLayout(overlay, self._namespace)
+
+    def _writable_layout(self, layout: NamespaceLayout, key: CacheKey) -> NamespaceLayout:
+        """Where the entry of ``key`` gets built: ``layout``, or the overlay if that is read-only."""
+        reason = unwritable_reason(layout.directory)
+        if reason is None:
+            return layout
+        overlay = self._overlay_layout()
+        if overlay is None:
+            raise read_only_error(
+                layout.directory, reason, self._describe(key), overlay=self._root.explicit is None
+            )
+        overlay_reason = unwritable_reason(overlay.directory)
+        if overlay_reason is not None:
+            raise CacheError(
+                f"the gt4py cache directory {layout.directory} is read-only ({reason}) and so "
+                f"is its overlay {overlay.directory} ({overlay_reason}); point "
+                "GT4PY_BUILD_CACHE_OVERLAY at a writable directory"
+            )
+        return overlay
 
     def _describe(self, key: CacheKey) -> str:
         return f"entry {key.digest[:8]} of cache {self._namespace!r}"

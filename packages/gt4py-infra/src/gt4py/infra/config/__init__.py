@@ -48,11 +48,13 @@ def settings() -> list[Resolved]:
 
 
 def unknown_environment_variables() -> list[str]:
-    """``GT4PY_*`` variables in the environment that no registered setting reads (typos?)."""
-    import os
+    """``GT4PY_*`` variables in the environment that no gt4py setting reads (typos?).
 
-    known = {_REGISTRY.setting(n).env for n in _REGISTRY.names()}
-    return sorted(v for v in os.environ if v.startswith("GT4PY_") and v not in known)
+    Settings of installed packages not imported yet count as known.
+    """
+    from ._unknown_variables import unknown_variables
+
+    return unknown_variables(_REGISTRY.known_variables())
 
 
 def __getattr__(name: str) -> Any:

@@ -5,13 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import warnings
 from importlib.metadata import entry_points
 
 from gt4py.infra import config
+from gt4py.infra.config._unknown_variables import PROVIDERS_GROUP, describe_unknown
 
 
 #: Distributions that define settings declare a module here, e.g. gt4py-next's settings.
-ENTRY_POINT_GROUP = "gt4py.infra.settings"
+ENTRY_POINT_GROUP = PROVIDERS_GROUP
 
 
 def _load_provider_settings() -> None:
@@ -28,7 +30,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     _load_provider_settings()
     try:
-        rows = config.settings()
+        with warnings.catch_warnings():  # unknown names are listed below, once
+            warnings.simplefilter("ignore", UserWarning)
+            rows = config.settings()
     except config.ConfigError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
@@ -53,8 +57,9 @@ def main(argv: list[str] | None = None) -> int:
     for r in rows:
         print(f"{r.setting.name:<{width}}  {r.value!s:<40}  [{r.source}]")
         print(f"{'':<{width}}  {r.setting.env}: {r.setting.doc}")
+    known = {r.setting.env for r in rows}
     for variable in unknown:
-        print(f"warning: {variable} is set but no gt4py setting reads it (typo?)", file=sys.stderr)
+        print(f"warning: {describe_unknown(variable, known)}", file=sys.stderr)
     return 0
 
 

@@ -62,6 +62,34 @@ SESSION_CACHE_DIR = REGISTRY.register(
         env="GT4PY_SESSION_CACHE_DIR",
     )
 )
+BUILD_CACHE_OVERLAY = REGISTRY.register(
+    Setting(
+        name="build_cache_overlay",
+        type=pathlib.Path,
+        default=None,
+        optional=True,
+        doc=(
+            "writable directory for new builds when the cache root is read-only (a cache baked "
+            "into a container image, a read-only shared file system); unset: a miss there is "
+            "an error"
+        ),
+        env="GT4PY_BUILD_CACHE_OVERLAY",
+    )
+)
+BUILD_LOCK_TIMEOUT = REGISTRY.register(
+    Setting(
+        name="build_lock_timeout",
+        type=float,
+        default=None,
+        optional=True,
+        minimum=0,
+        doc=(
+            "seconds to wait for another process building the same cache entry before failing "
+            "with an error naming it (unset: wait as long as it takes)"
+        ),
+        env="GT4PY_BUILD_LOCK_TIMEOUT",
+    )
+)
 CACHE_DIAGNOSTICS = REGISTRY.register(
     Setting(
         name="cache_diagnostics",

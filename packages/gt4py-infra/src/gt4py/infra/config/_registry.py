@@ -18,6 +18,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
 from ._setting import ConfigError, Setting, UnknownSettingError
+from ._unknown_variables import warn_about_unknown_variables
 
 
 _UNSET: Final = object()
@@ -52,6 +53,11 @@ class _Registry:
         self._env_memo: dict[str, tuple[str, Any, str]] = {}
         self._defaults: dict[str, Any] = {}
         self._warned: set[tuple[str, str]] = set()
+        # Settings whose environment variables have not been checked yet: each is checked at
+        # the first use of the config after its registration (see check_environment).
+        self._unchecked: list[Setting[Any]] = []
+        self._unknown_checked = False
+        self._needs_check = True  # one test on the hot path (get) instead of two
         self._lock = threading.RLock()
 
     # -- registration ------------------------------------------------------------------------
@@ -60,7 +66,10 @@ class _Registry:
             existing = self._settings.get(setting.name)
             if existing is not None and existing != setting:
                 raise ConfigError(f"gt4py setting '{setting.name}' is already registered")
-            self._settings[setting.name] = setting
+            if existing is None:
+                self._settings[setting.name] = setting
+                self._unchecked.append(setting)
+                self._needs_check = True
             if setting.name in self._pending:
                 value = self._pending.pop(setting.name)
                 self._explicit[setting.name] = (
@@ -80,14 +89,55 @@ class _Registry:
     def names(self) -> list[str]:
         return sorted(self._settings)
 
+    def known_variables(self) -> set[str]:
+        """Every environment variable a registered setting reads (aliases included)."""
+        return {
+            env
+            for setting in self._settings.values()
+            for env in (setting.env, *(alias.env for alias in setting.aliases))
+        }
+
+    # -- checking the environment ------------------------------------------------------------
+    def check_environment(self) -> None:
+        """Parse the set variables of every setting not checked yet; warn about unknown names.
+
+        Runs at the first use of the config and again at the next use after a package
+        registered more settings, so a malformed ``GT4PY_*`` value fails early, naming the
+        variable and what it accepts, whichever setting is read first. A setting stays
+        unchecked (and the next use raises again) until its variables parse. ``GT4PY_*``
+        variables that no setting reads get one warning per process (see
+        ``_unknown_variables``).
+        """
+        with self._lock:
+            while self._unchecked:
+                self._check_variables(self._unchecked[0])
+                self._unchecked.pop(0)
+            if not self._unknown_checked:
+                self._unknown_checked = True
+                warn_about_unknown_variables(self.known_variables())
+            self._needs_check = False
+
+    def _check_variables(self, setting: Setting[Any]) -> None:
+        raw = os.environ.get(setting.env)
+        if raw is not None:
+            self._parse_memo(setting, raw, setting.env, f"env {setting.env}")
+        for alias in setting.aliases:
+            raw = alias.read(os.environ)
+            if raw is not None:
+                self._parse_memo(setting, raw, alias.env, f"env {alias.env} (deprecated alias)")
+
     # -- reading -----------------------------------------------------------------------------
     def get(self, name: str) -> Any:
+        if self._needs_check:
+            self.check_environment()
         explicit = self._explicit.get(name, _UNSET)
         if explicit is not _UNSET:
             return explicit[0]  # type: ignore[index]
         return self._resolve_implicit(self.setting(name))[0]
 
     def resolve(self, name: str) -> Resolved:
+        if self._needs_check:
+            self.check_environment()
         setting = self.setting(name)
         explicit = self._explicit.get(name)
         if explicit is not None:

@@ -121,9 +121,14 @@ class Setting(Generic[T]):
     def _describe_type(self) -> str:
         if self.choices is not None:
             return "value (one of: " + ", ".join(map(str, self.choices)) + ")"
-        text = {bool: "boolean (1/0, true/false, yes/no, on/off)", pathlib.Path: "path"}.get(
-            self.type, self.type.__name__
-        )
+        text = {
+            bool: "boolean (1/0, true/false, yes/no, on/off)",
+            int: "integer",
+            float: "number",
+            pathlib.Path: "path",
+        }.get(self.type, self.type.__name__)
+        if self.minimum is not None:
+            text += f" >= {self.minimum}"
         return text + (" or empty" if self.optional else "")
 
 

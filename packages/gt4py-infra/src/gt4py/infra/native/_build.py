@@ -11,6 +11,7 @@ from gt4py.infra import caching, config
 from . import _tools
 from ._host import host_cpu_identity, targets_build_host
 from ._module_build import CudaToolkit, ModuleSources, build_module
+from ._module_lookup import find_built, lookup_key, nanobind_path, record_built
 from ._options import BuildOptions, BuildType
 from ._toolchain import ensure_toolchain, toolchain_spec
 
@@ -25,7 +26,7 @@ def build_extension(
     The entry is keyed on the sources, the options and the toolchain's identity (compiler and
     its version, nanobind, Python, CMake, Ninja, and nvcc for CUDA builds). Concurrent builders
     of one key, in threads or processes, build it once; a later process finds it without
-    running any tool. Files ending in .cpp/.cc/.cxx/.c++ are compiled as C++, .cu with nvcc
+    running any tool, and without a compiler at all (see ``_module_lookup``). Files ending in .cpp/.cc/.cxx/.c++ are compiled as C++, .cu with nvcc
     (needs ``options.cuda``); other files (headers) are only written next to them.
 
     Raises ``CompilationError`` when the compiler rejects the sources and ``ToolchainError``
@@ -38,20 +39,30 @@ def build_extension(
     module = ModuleSources.validate(name, sources, cuda=options.cuda)
     build_type: BuildType = options.build_type or config.get("cmake_build_type")
     resolved = options.with_build_type(build_type)  # the key holds what is actually built
+    requested = {
+        "name": name,
+        "sources": fingerprinting.strict(dict(sorted(module.files.items()))),
+        "options": fingerprinting.strict(resolved),
+        "host_cpu": (
+            fingerprinting.strict(host_cpu_identity())
+            if targets_build_host((*resolved.extra_compile_flags, *resolved.extra_cuda_flags))
+            else "any"
+        ),
+    }
+    modules = caching.BuildDirCache("native/modules")
+    # A warm cache is found without asking (or even having) the build tools.
+    lookup = lookup_key(requested)
+    built_as = find_built(lookup)
+    if built_as is not None and (entry := modules.get(built_as)) is not None:
+        return _extension_file(entry, name)
+
     spec = toolchain_spec(build_type)
     nvcc = _tools.find_nvcc() if resolved.cuda else None
     key = caching.CacheKey(
         {
-            "name": name,
-            "sources": fingerprinting.strict(dict(sorted(module.files.items()))),
-            "options": fingerprinting.strict(resolved),
+            **requested,
             "toolchain": spec.key.digest,
             "cuda": nvcc.identity if nvcc else "none",
-            "host_cpu": (
-                fingerprinting.strict(host_cpu_identity())
-                if targets_build_host((*resolved.extra_compile_flags, *resolved.extra_cuda_flags))
-                else "any"
-            ),
         }
     )
 
@@ -68,7 +79,15 @@ def build_extension(
             key=key,
         )
 
-    entry = caching.BuildDirCache("native/modules").get_or_build(key, build)
+    entry = modules.get_or_build(key, build)
+    tools = {"C++ compiler": spec.cxx.path, **({"CUDA compiler": nvcc.path} if nvcc else {})}
+    if (nanobind := nanobind_path()) is not None:
+        tools["nanobind"] = nanobind
+    record_built(lookup, key, tools)
+    return _extension_file(entry, name)
+
+
+def _extension_file(entry: pathlib.Path, name: str) -> pathlib.Path:
     # The suffix tells the ABI: the interpreter's own, or the stable ABI (nanobind split mode).
     for suffix in importlib.machinery.EXTENSION_SUFFIXES:
         if (extension := entry / (name + suffix)).is_file():

@@ -1,33 +1,50 @@
-"""Where failed builds are kept for inspection: a cache namespace of their own.
+"""What becomes of a failed build: kept in the cache for inspection, or, when the disk is full,
+reported as such.
 
-They are never published where a successful build would be (``native/modules``), so a failure
-is never a cache hit; keeping them in the cache root's ``native/failed`` namespace makes them
-visible to ``python -m gt4py.infra.cache info`` and trimmed by its ``clean``.
+Failed builds are kept in the cache root's ``native/failed`` namespace, never where a
+successful build would be (``native/modules``), so a failure is never a cache hit; there they
+show in ``python -m gt4py.infra.cache info`` and are removed by its ``clean``. Nothing is ever
+kept outside the cache (no directory per attempt in the system temp directory).
+
+A build tool that fails because the disk is full says so only in its output; such a failure
+is a :class:`~gt4py.infra.caching.CacheError` naming the directory (the cache's device is
+full), not a compiler error or a broken toolchain.
 """
 
 from __future__ import annotations
 
+import errno
+import os
 import pathlib
 import shutil
-import tempfile
 
 from gt4py.infra import caching
+from gt4py.infra.caching._atomic import cache_error_from
 
 
-def keep_failed_build(build_dir: pathlib.Path, key: caching.CacheKey, label: str) -> pathlib.Path:
+_DISK_FULL_MESSAGES = tuple(
+    os.strerror(code) for code in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC))
+)
+
+
+def keep_failed_build(build_dir: pathlib.Path, key: caching.CacheKey) -> pathlib.Path:
     """Keep a copy of ``build_dir`` (about to be discarded) and return where it lies.
 
     ``key`` is the key the build would have had: the same sources, options and toolchain
-    fail the same way, so a repeated failure finds the copy kept the first time. If the cache
-    cannot take the copy it goes to the system temp directory; ``label`` names it there.
+    fail the same way, so a repeated failure finds the copy kept the first time. A cache that
+    cannot take the copy raises :class:`~gt4py.infra.caching.CacheError`.
     """
 
     def copy(destination: pathlib.Path) -> None:
         shutil.copytree(build_dir, destination, symlinks=True, dirs_exist_ok=True)
 
-    try:
-        return caching.BuildDirCache("native/failed").get_or_build(key, copy)
-    except (OSError, caching.CacheError):
-        destination = pathlib.Path(tempfile.mkdtemp(prefix=f"gt4py-failed-{label}-"))
-        copy(destination)
-        return destination
+    return caching.BuildDirCache("native/failed").get_or_build(key, copy)
+
+
+def raise_if_disk_full(output: str, directory: pathlib.Path, doing: str) -> None:
+    """A :class:`~gt4py.infra.caching.CacheError` if a tool's ``output`` says the disk (or
+    quota) holding ``directory`` is full."""
+    for message in _DISK_FULL_MESSAGES:
+        if message in output:
+            code = errno.ENOSPC if message == _DISK_FULL_MESSAGES[0] else errno.EDQUOT
+            raise cache_error_from(OSError(code, message), doing, directory, directory=directory)

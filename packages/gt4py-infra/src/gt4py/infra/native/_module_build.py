@@ -22,7 +22,7 @@ from gt4py.infra import caching, config
 
 from . import _tools
 from ._errors import CompilationError, ToolchainError
-from ._failed_builds import keep_failed_build
+from ._failed_builds import keep_failed_build, raise_if_disk_full
 from ._options import CXX_STANDARD_FLAGS, BuildOptions
 from ._toolchain import OBJECTS_SLOT, OUTPUT_SLOT, Toolchain
 
@@ -163,7 +163,8 @@ def build_module(
     completed = _tools.run_tool(ninja, ["-j", jobs], cwd=build_dir)
     (build_dir / "build.log").write_text(completed.stdout, encoding="utf-8")
     if completed.returncode != 0:
-        kept = keep_failed_build(build_dir, key, module.name)
+        raise_if_disk_full(completed.stdout, build_dir, f"building native module {module.name!r}")
+        kept = keep_failed_build(build_dir, key)
         raise CompilationError(module.name, completed.stdout, kept)
     shutil.rmtree(build_dir / "obj", ignore_errors=True)  # objects are rebuilt, never reused
     return build_dir / output

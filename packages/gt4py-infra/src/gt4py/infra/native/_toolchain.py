@@ -19,6 +19,7 @@ nanobind's runtime comes one of two ways (the ``nanobind_mode`` setting, ADR 001
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import logging
 import os
@@ -36,7 +37,7 @@ from gt4py.infra import caching, config
 
 from . import _support_library, _tools
 from ._errors import ToolchainError
-from ._failed_builds import keep_failed_build
+from ._failed_builds import keep_failed_build, raise_if_disk_full
 
 
 # Bump when the probe project or the recorded commands change meaning: old toolchains in
@@ -156,6 +157,7 @@ class Toolchain:
             ) from error
 
 
+@functools.cache
 def python_identity() -> str:
     """The interpreter an extension is built for: version, ABI and headers."""
     return "\n".join(
@@ -164,6 +166,13 @@ def python_identity() -> str:
             str(sysconfig.get_config_var("EXT_SUFFIX")),
             sysconfig.get_paths()["include"],
         )
+    )
+
+
+def build_environment() -> str:
+    """The compiler flags of the environment: CMake folds them into every command."""
+    return "\n".join(
+        f"{name}={os.environ.get(name, '')}" for name in ("CXXFLAGS", "CPPFLAGS", "LDFLAGS")
     )
 
 
@@ -185,10 +194,7 @@ def toolchain_spec(build_type: str) -> ToolchainSpec:
         "build_type": build_type,
         "nanobind_modes": " then ".join(modes),
         "nanobind_backend": backend or "none",
-        # CMake folds these into every command it generates.
-        "environment": "\n".join(
-            f"{name}={os.environ.get(name, '')}" for name in ("CXXFLAGS", "CPPFLAGS", "LDFLAGS")
-        ),
+        "environment": build_environment(),
     }
     return ToolchainSpec(cxx, cmake, ninja, build_type, modes, caching.CacheKey(parts))
 
@@ -272,7 +278,8 @@ def _set_up_mode(spec: ToolchainSpec, mode: NanobindMode, mode_dir: pathlib.Path
     attempt_key = caching.CacheKey({**spec.key.parts, "attempted_mode": mode})
 
     def fail(step: str, completed: subprocess.CompletedProcess[str]) -> ToolchainError:
-        kept = keep_failed_build(mode_dir, attempt_key, "toolchain")
+        raise_if_disk_full(completed.stdout, mode_dir, "setting up the native toolchain")
+        kept = keep_failed_build(mode_dir, attempt_key)
         return ToolchainError(
             f"setting up the native toolchain (C++ compiler {spec.cxx.path}, nanobind {mode} "
             f"mode) failed while {step}; the probe project is kept in {kept}\n"
@@ -483,7 +490,8 @@ def _self_test(
     for step, command in steps:
         completed = _tools.run_command(command, cwd=test_dir)
         if completed.returncode != 0 or (step == "loading" and completed.stdout.strip() != "42"):
-            kept = keep_failed_build(entry_dir, key, "toolchain")
+            raise_if_disk_full(completed.stdout, entry_dir, "testing the native toolchain")
+            kept = keep_failed_build(entry_dir, key)
             error = _ProbeLoadError if step == "loading" else ToolchainError
             raise error(
                 f"the native toolchain fails its self-test while {step} the probe module with "

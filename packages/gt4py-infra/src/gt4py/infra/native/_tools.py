@@ -56,6 +56,38 @@ def find_cxx() -> Tool:
     )
 
 
+def locate_cxx() -> str | None:
+    """The path of the C++ compiler :func:`find_cxx` would choose, without running it; None
+    when there is none (a runtime image without a compiler)."""
+    configured = config.get("cxx_compiler") or os.environ.get("CXX")
+    if configured:
+        return _existing_executable(configured)
+    for candidate in ("c++", "g++", "clang++"):
+        path = shutil.which(candidate)
+        if path is not None:
+            return os.path.abspath(path)
+    return None
+
+
+def locate_nvcc() -> str | None:
+    """The path of the nvcc :func:`find_nvcc` would choose, without running it, or None."""
+    try:
+        return find_nvcc_path()
+    except ToolchainError:
+        return None
+
+
+def stamp(path: str) -> list[object]:
+    """What identifies the file at ``path`` without running it: path, size, modification time."""
+    info = os.stat(path)  # follows symlinks: the file that actually runs
+    return [path, info.st_size, info.st_mtime_ns]
+
+
+def _existing_executable(value: str) -> str | None:
+    path = value if os.sep in value else shutil.which(value)
+    return os.path.abspath(path) if path is not None and _is_executable(path) else None
+
+
 def find_cmake() -> Tool:
     """CMake from the ``cmake`` wheel (the [native] extra), else from PATH."""
     # Located without importing the package: `import cmake` lists the files of its whole
@@ -77,6 +109,17 @@ def find_nvcc() -> Tool:
     from_env = os.environ.get("CUDACXX")
     if from_env:
         return _configured_tool("CUDA compiler", from_env, "$CUDACXX")
+    return _tool("CUDA compiler", find_nvcc_path())
+
+
+def find_nvcc_path() -> str:
+    """nvcc's path as :func:`find_nvcc` chooses it (without running it)."""
+    from_env = os.environ.get("CUDACXX")
+    if from_env:
+        path = _existing_executable(from_env)
+        if path is None:
+            raise ToolchainError(f"CUDACXX={from_env!r} is not an executable")
+        return path
     path = shutil.which("nvcc")
     if path is None:
         roots = [os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"]
@@ -87,7 +130,7 @@ def find_nvcc() -> Tool:
             "CUDA sources need nvcc, which was not found on PATH, in $CUDA_HOME/bin or "
             "/usr/local/cuda/bin; install the CUDA toolkit or set CUDACXX to nvcc's path"
         )
-    return _tool("CUDA compiler", os.path.abspath(path))
+    return os.path.abspath(path)
 
 
 def nanobind_version() -> str:

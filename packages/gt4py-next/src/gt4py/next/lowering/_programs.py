@@ -524,25 +524,62 @@ def _per_output_domains(
             "a scan computes all its outputs over one domain"
         )
     entries = list(zip(last.outputs, last.values, domains, strict=True))
-    split: list[ir.Apply | ir.Scan] = []
-    while entries:  # write an output only once no other pending value reads it
-        for index, (output, value, domain) in enumerate(entries):
-            others = [v for i, (_, v, _) in enumerate(entries) if i != index]
-            if not any(_reads(v, output) for v in others):
-                split.append(ir.Apply(outputs=[output], domain=domain, values=[value]))
-                del entries[index]
-                break
-        else:
-            names = ", ".join(repr(o) for o, _, _ in entries)
-            raise LoweringError(
-                f"{operator.__name__} writes {names} over different domains and each is read "
-                "for another: pass separate output fields"
-            )
+    # An output is written only once no other value reads it: directly or, preferably, through
+    # the temporaries of ``pending`` (computed before the split statements, but the
+    # ``temporaries`` pass may inline them into them: it keeps them only where it must).
+    through = _temporary_sources(pending)
+    order = _write_order(entries, through) or _write_order(entries, {})
+    if order is None:
+        names = ", ".join(repr(o) for o, _, _ in entries)
+        raise LoweringError(
+            f"{operator.__name__} writes {names} over different domains and each is read "
+            "for another: pass separate output fields"
+        )
+    split = [ir.Apply(outputs=[o], domain=d, values=[v]) for o, v, d in order]
     return [*pending, *split]
 
 
-def _reads(value: ir.Expr, field: str) -> bool:
-    return any(d.field == field for d in value.walk_values().if_isinstance(ir.Deref))
+def _write_order(
+    entries: list[tuple[str, ir.Expr, list[ir.Range]]], through: dict[str, set[str]]
+) -> list[tuple[str, ir.Expr, list[ir.Range]]] | None:
+    """``entries`` ordered so that no output is written before another value reads it (None:
+    there is a cycle); reads of a temporary count as reads of the fields in ``through``."""
+    reads = [_fields_read(value, through) for _, value, _ in entries]
+    remaining = list(range(len(entries)))
+    order = []
+    while remaining:
+        for index in remaining:
+            output = entries[index][0]
+            if not any(output in reads[i] for i in remaining if i != index):
+                order.append(entries[index])
+                remaining.remove(index)
+                break
+        else:
+            return None
+    return order
+
+
+def _fields_read(value: ir.Expr, through: dict[str, set[str]]) -> set[str]:
+    fields: set[str] = set()
+    for deref in value.walk_values().if_isinstance(ir.Deref):
+        fields |= through.get(deref.field, {deref.field})
+    return fields
+
+
+def _temporary_sources(pending: list[ir.Apply | ir.Scan]) -> dict[str, set[str]]:
+    """The fields each temporary written by ``pending`` is computed from, through the
+    temporaries it reads in turn (each output of a scan: everything the scan reads)."""
+    through: dict[str, set[str]] = {}
+    for statement in pending:
+        if isinstance(statement, ir.Apply):
+            for output, value in zip(statement.outputs, statement.values, strict=True):
+                through[output] = _fields_read(value, through)
+        else:
+            fields = set().union(
+                *(_fields_read(v, through) for v in [*statement.init, *statement.values])
+            )
+            through.update(dict.fromkeys(statement.outputs, fields))
+    return through
 
 
 def _same_domain(a: list[ir.Range], b: list[ir.Range]) -> bool:

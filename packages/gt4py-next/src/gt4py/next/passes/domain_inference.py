@@ -8,12 +8,22 @@ in turn). Bounds are IR expressions: over the same base range the box is ``start
 offset .. stop + max offset``; different base ranges are combined with ``minimum`` /
 ``maximum``.
 
+A read in a branch of an ``if_`` whose condition bounds the point's index (``concat_where``'s
+``K < n``, also shifted: ``K + 1 < n``, and ``&`` of such) is needed only where the condition
+selects that branch: the base range is cut to those points first. Without the cut a scan read
+as ``concat_where(K + 1 < n, s(K + 1), ...)`` would be swept from level ``n``, where its own
+inputs do not exist (``if_`` only evaluates the branch it takes, so the cut is safe).
+
 A temporary read through a neighbour table or a dynamic (``as_offset``) shift has no
 statically known box: :class:`DomainInferenceError` names it. Temporaries nobody reads are
 dropped with the statement writing them.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+
+from gt4py.eve import Node, NodeTranslator
 
 from .. import ir
 from ..ir import LoweringError, expr_text
@@ -61,14 +71,151 @@ class _Need:
         return ir.Range(dim=dim, start=start, stop=stop)
 
 
+#: ``(dim, first, stop)``: the point's index along ``dim`` lies in ``[first, stop)`` (``None``:
+#: unbounded on that side).
+_Guard = tuple[str, ir.Expr | None, ir.Expr | None]
+
+_FLIPPED = {"lt": "gt", "le": "ge", "gt": "lt", "ge": "le", "eq": "eq"}
+_NEGATED = {"lt": "ge", "le": "gt", "gt": "le", "ge": "lt", "eq": "ne", "ne": "eq"}
+
+
+def _index_plus(node: ir.Expr, bound: dict[str, ir.Expr]) -> tuple[str, int] | None:
+    """``index<D> + a`` (as a shifted condition reads) -> ``(D, a)``."""
+    if isinstance(node, ir.SymRef) and node.name in bound:
+        return _index_plus(bound[node.name], bound)
+    if isinstance(node, ir.AxisIndex):
+        return node.dim, 0
+    if isinstance(node, ir.Call) and node.fun in ("plus", "minus") and len(node.args) == 2:
+        left, right = node.args
+        if node.fun == "plus" and _int_literal(left) is not None:
+            left, right = right, left
+        amount = _int_literal(right)
+        inner = _index_plus(left, bound)
+        if inner is not None and amount is not None:
+            return inner[0], inner[1] + (amount if node.fun == "plus" else -amount)
+    return None
+
+
+def _int_literal(node: ir.Expr) -> int | None:
+    if isinstance(node, ir.Literal) and node.dtype.startswith(("int", "uint")):
+        return int(node.value)
+    return None
+
+
+def _point_independent(node: ir.Expr, scalars: set[str], bound: dict[str, ir.Expr]) -> bool:
+    for n in node.walk_values():
+        if isinstance(n, (ir.Deref, ir.AxisIndex, ir.Reduce, ir.Let)):
+            return False
+        if (
+            isinstance(n, ir.SymRef)
+            and n.name not in scalars
+            and (n.name not in bound or not _point_independent(bound[n.name], scalars, bound))
+        ):
+            return False
+    return True
+
+
+class _Resolve(NodeTranslator):
+    """Replaces names bound by ``Let``s (around a condition) by their values."""
+
+    def __init__(self, bound: dict[str, ir.Expr]) -> None:
+        self.bound = bound
+
+    def visit_SymRef(self, node: ir.SymRef) -> ir.Expr:
+        value = self.bound.get(node.name)
+        return node if value is None else self.visit(value)
+
+
+def _resolved(node: ir.Expr, bound: dict[str, ir.Expr]) -> ir.Expr:
+    """``node`` (point-independent) with no ``Let``-bound names: a domain bound has none."""
+    return _Resolve(bound).visit(node) if bound else node
+
+
+def _guards(
+    condition: ir.Expr, holds: bool, scalars: set[str], bound: dict[str, ir.Expr]
+) -> list[_Guard]:
+    """What ``condition`` being ``holds`` says about the point's indices (conservatively:
+    possibly less than all)."""
+    if isinstance(condition, ir.SymRef) and condition.name in bound:
+        return _guards(bound[condition.name], holds, scalars, bound)
+    if not isinstance(condition, ir.Call):
+        return []
+    fun, args = condition.fun, condition.args
+    if fun == "not_":
+        return _guards(args[0], not holds, scalars, bound)
+    if (fun == "and_" and holds) or (fun == "or_" and not holds):
+        return [g for a in args for g in _guards(a, holds, scalars, bound)]
+    if fun not in _NEGATED or len(args) != 2:
+        return []
+    op = fun if holds else _NEGATED[fun]
+    index, limit = _index_plus(args[0], bound), args[1]
+    if index is None:
+        index, limit, op = _index_plus(args[1], bound), args[0], _FLIPPED.get(op, "ne")
+    if index is None or op == "ne" or not _point_independent(limit, scalars, bound):
+        return []
+    dim, amount = index
+    at = _moved(_resolved(limit, bound), -amount)  # index + amount <op> limit <=> index <op> at
+    if op == "lt":
+        return [(dim, None, at)]
+    if op == "le":
+        return [(dim, None, _moved(at, 1))]
+    if op == "gt":
+        return [(dim, _moved(at, 1), None)]
+    if op == "ge":
+        return [(dim, at, None)]
+    return [(dim, at, _moved(at, 1))]  # eq
+
+
+def _guarded_reads(
+    node: Node, guards: list[_Guard], scalars: set[str], bound: dict[str, ir.Expr]
+) -> Iterator[tuple[ir.Deref, list[_Guard]]]:
+    """Every field read in ``node`` with the index bounds of the ``if_`` branches it is in."""
+    if isinstance(node, ir.Deref):
+        yield node, guards
+        for shift in node.shifts:
+            if isinstance(shift, ir.DynamicShift):
+                yield from _guarded_reads(shift.amount, guards, scalars, bound)
+        return
+    if isinstance(node, ir.Call) and node.fun == "if_" and len(node.args) == 3:
+        condition, then, otherwise = node.args
+        yield from _guarded_reads(condition, guards, scalars, bound)
+        for branch, holds in ((then, True), (otherwise, False)):
+            cut = _guards(condition, holds, scalars, bound)
+            yield from _guarded_reads(branch, [*guards, *cut], scalars, bound)
+        return
+    if isinstance(node, ir.Let):
+        yield from _guarded_reads(node.value, guards, scalars, bound)
+        yield from _guarded_reads(node.body, guards, scalars, {**bound, node.name: node.value})
+        return
+    for child in node.iter_children_values():
+        for item in child if isinstance(child, list) else [child]:
+            if isinstance(item, Node):
+                yield from _guarded_reads(item, guards, scalars, bound)
+
+
+def _cut(base: ir.Range, guards: list[_Guard]) -> ir.Range:
+    start, stop = base.start, base.stop
+    for dim, first, end in guards:
+        if dim != base.dim:
+            continue
+        if first is not None:
+            start = ir.Call(fun="maximum", args=[start, first])
+        if end is not None:
+            stop = ir.Call(fun="minimum", args=[stop, end])
+    if start is base.start and stop is base.stop:
+        return base
+    return ir.Range(dim=base.dim, start=start, stop=stop)
+
+
 def _record_reads(
     statement: ir.Apply | ir.Scan,
     temporaries: dict[str, ir.Temporary],
     needs: dict[str, dict[str, _Need]],
+    scalars: set[str],
 ) -> None:
     ranges = {r.dim: r for r in statement.domain}
     for value in statement.values:
-        for read in value.walk_values().if_isinstance(ir.Deref):
+        for read, guards in _guarded_reads(value, [], scalars, {}):
             temporary = temporaries.get(read.field)
             if temporary is None:
                 continue
@@ -95,7 +242,7 @@ def _record_reads(
                         f"temporary {read.field} has dimension {dim}, which the domain of the "
                         f"statement reading it ({', '.join(ranges) or 'none'}) lacks"
                     )
-                per_dim.setdefault(dim, _Need()).add(ranges[dim], amount)
+                per_dim.setdefault(dim, _Need()).add(_cut(ranges[dim], guards), amount)
 
 
 def _with_domain(statement: ir.Apply | ir.Scan, domain: list[ir.Range]) -> ir.Apply | ir.Scan:
@@ -115,6 +262,7 @@ def _with_domain(statement: ir.Apply | ir.Scan, domain: list[ir.Range]) -> ir.Ap
 def infer_domains(program: ir.Program) -> ir.Program:
     """``program`` with each temporary's domain (and its writer's domain) inferred."""
     temporaries = {t.name: t for t in program.temporaries}
+    scalars = {p.name for p in program.params if isinstance(p, ir.ScalarParam)}
     needs: dict[str, dict[str, _Need]] = {}
     body: list[ir.Apply | ir.Scan] = []
     domains: dict[str, list[ir.Range]] = {}
@@ -142,7 +290,7 @@ def infer_domains(program: ir.Program) -> ir.Program:
             statement = _with_domain(statement, domain)
             for name in written:
                 domains[name] = domain
-        _record_reads(statement, temporaries, needs)
+        _record_reads(statement, temporaries, needs, scalars)
         body.insert(0, statement)
     return ir.Program(
         name=program.name,

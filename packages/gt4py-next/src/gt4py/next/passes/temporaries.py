@@ -14,6 +14,10 @@ Policies:
 - ``"auto"`` (default): keep a candidate only where recomputing it costs clearly more than a
   store and a load: it must qualify for ``"materialize"``, be read at several distinct points,
   and (reads - 1) x its cost in loads and operations must reach ``AUTO_MIN_SAVED_WORK``.
+
+Whatever the policy, a candidate is kept where inlining would change what it reads: when a
+statement between it and a reader overwrites a field its values read (lowering orders the
+writes of per-output domains to avoid that where it can; this is the fallback).
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from typing import Literal
 from gt4py.eve import Node, NodeTranslator
 
 from .. import ir
+from ..ir import LoweringError
 
 
 Policy = Literal["auto", "materialize", "recompute"]
@@ -179,6 +184,23 @@ def _keep(
     return distinct > 1 and (distinct - 1) * cost >= min_saved_work
 
 
+def _overwritten_before_read(statement: ir.Apply, later: list[ir.Apply | ir.Scan]) -> bool:
+    """Whether a statement of ``later`` overwrites a field that ``statement``'s values read
+    before another one reads what ``statement`` wrote: inlined there, the values would see
+    the new contents (e.g. ``out=(a, b)`` written over different domains, ``b`` computed
+    by a candidate from the old ``a``)."""
+    sources = {read.field for value in statement.values for read, _ in _reads(value)}
+    outputs = set(statement.outputs)
+    overwritten = False
+    for other in later:
+        if overwritten and any(
+            read.field in outputs for value in other.values for read, _ in _reads(value)
+        ):
+            return True
+        overwritten = overwritten or not sources.isdisjoint(other.outputs)
+    return False
+
+
 def _inline_statement(
     statement: ir.Apply | ir.Scan,
     values: dict[str, ir.Expr],
@@ -218,6 +240,15 @@ def choose_temporaries(
             o in temporaries for o in statement.outputs
         )
         if not writes_candidate or _keep(statement, kept, policy, min_saved_work):  # type: ignore[arg-type]
+            kept.insert(0, statement)
+            continue
+        if _overwritten_before_read(statement, kept):  # type: ignore[arg-type]
+            if not _keep(statement, kept, "materialize", min_saved_work):  # type: ignore[arg-type]
+                raise LoweringError(
+                    f"{', '.join(statement.outputs)} is computed from a field the program "
+                    "overwrites before it is read, and cannot be kept as a temporary (read "
+                    "through a neighbour table or under a where): pass separate output fields"
+                )
             kept.insert(0, statement)
             continue
         locals_of = {o.name: o.local for o in program.offsets}
