@@ -232,9 +232,16 @@ def test_new_process_loads_without_a_compiler(tmp_path, shared_cpp_cache):
     no_compiler = run(GT4PY_CXX="/nonexistent/c++")
     assert "RESULT 56.0" in no_compiler.stdout, no_compiler.stderr
 
-    # The native module cleaned out of the cache: the stencil module builds it again.
+    # The native-module cache cleaned out: the stencil's entry holds its own extension.
     (extension,) = root.glob("native/modules/_dirs/*/gtcpp_twice.*")
     shutil.rmtree(extension.parent)
+    cleaned = run(GT4PY_CXX="/nonexistent/c++")
+    assert "RESULT 56.0" in cleaned.stdout, cleaned.stderr
+
+    # The stencil entry's extension gone: the entry is corrupt and is rebuilt, which needs
+    # the compiler (a clear error without one).
+    (extension,) = root.glob("cartesian/stencils/_dirs/*/gtcpp_twice.*")
+    extension.unlink()
     missing = run(GT4PY_CXX="/nonexistent/c++")
     assert missing.returncode != 0 and "/nonexistent/c++" in missing.stderr
     rebuilt = run()

@@ -92,7 +92,7 @@ def test_axis_index_is_a_hashable_shiftable_value():
 
 
 def test_axis_index_externals_are_part_of_the_cache_key():
-    from gt4py.cartesian._stencil_builder import stencil_key
+    from gt4py.cartesian._stencil_key import stencil_key
 
     def edge(out: F):
         from __externals__ import i_start
@@ -486,7 +486,7 @@ def test_functions_and_constants_from_other_modules(backend):
 
 
 def test_module_constants_are_part_of_the_cache_key(monkeypatch):
-    from gt4py.cartesian._stencil_builder import stencil_key
+    from gt4py.cartesian._stencil_key import stencil_key
 
     def key():
         return stencil_key(

@@ -4,23 +4,38 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import pathlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
 
 @dataclasses.dataclass(frozen=True)
+class GeneratedStencil:
+    """What a backend generates: the Python source of the stencil module (with ``run(...)``)
+    and the files that module loads, by name. The files are copied next to the module into
+    the stencil's cache entry, whose checks (size and checksum of every file, on every read)
+    then cover them too; the module finds them beside its ``__file__``."""
+
+    code: str
+    files: Mapping[str, pathlib.Path] = dataclasses.field(default_factory=dict)
+
+
+@dataclasses.dataclass(frozen=True)
 class Backend:
-    """A backend: ``generator`` is ``"module:function"`` turning an analysed stencil into the
-    Python source of a module with ``run(...)``; imported only when a stencil is built."""
+    """A backend: ``generator`` is ``"module:function"`` turning an analysed stencil into a
+    ``GeneratedStencil`` (or just the module's source); imported only when a stencil is built."""
 
     name: str
     generator: str
     options: Mapping[str, type] = dataclasses.field(default_factory=dict)
 
-    def generate(self, analysed: Any) -> str:
+    def generate(self, analysed: Any) -> GeneratedStencil:
         module, _, function = self.generator.partition(":")
-        generate: Callable[[Any], str] = getattr(importlib.import_module(module), function)
-        return generate(analysed)
+        generate: Callable[[Any], str | GeneratedStencil] = getattr(
+            importlib.import_module(module), function
+        )
+        generated = generate(analysed)
+        return GeneratedStencil(generated) if isinstance(generated, str) else generated
 
 
 _BACKENDS: dict[str, Backend] = {}

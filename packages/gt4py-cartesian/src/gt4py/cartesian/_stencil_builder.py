@@ -1,16 +1,14 @@
-"""Building a stencil: identity key -> infra's build cache -> generated module -> StencilObject.
-
-The key has one part per concern ("source", "external.NAME" for each external or global the
-definition uses, "dtypes", "backend", "options", "gt4py_version", "toolchain"), so a cache
-miss diagnostic names what changed. Everything is a strict fingerprint (infra).
-"""
+"""Building a stencil: key (``_stencil_key``) -> infra's build cache -> generated module ->
+StencilObject."""
 
 from __future__ import annotations
 
-import ast
+import dataclasses
+import importlib.machinery
 import importlib.util
 import pathlib
 import pprint
+import shutil
 import sys
 import tempfile
 import threading
@@ -18,16 +16,13 @@ from collections.abc import Callable, Mapping
 from types import ModuleType
 from typing import Any
 
-import numpy as np
+from gt4py.infra import config
+from gt4py.infra.caching import BuildDirCache
 
-from gt4py.infra import config, fingerprinting
-from gt4py.infra.caching import BuildDirCache, CacheKey
-
-from . import _backends, gtscript
+from . import _backends
 from ._errors import GTScriptDefinitionError
-from ._source import closure_namespace, source_info
+from ._stencil_key import stencil_key
 from ._stencil_object import StencilObject
-from ._version import __version__
 
 
 CACHE_NAMESPACE = "cartesian/stencils"
@@ -35,164 +30,6 @@ MODULE_FILE = "stencil_module.py"
 _cache = BuildDirCache(CACHE_NAMESPACE)
 _loaded: dict[str, ModuleType] = {}
 _lock = threading.Lock()
-_toolchain_fingerprint: str | None = None
-# The modules whose code decides what a stencil compiles to.
-_TOOLCHAIN_MODULES = (
-    "_frontend.py", "_ir.py", "_types.py", "_analysis.py", "_codegen_common.py",
-    "_numpy_codegen.py", "_debug_codegen.py", "_runtime.py", "_stencil_builder.py",
-    "_cpp_codegen.py", "_cpp_backend.py", "gtscript.py",
-)  # fmt: skip
-
-
-def _toolchain() -> str:
-    global _toolchain_fingerprint
-    if _toolchain_fingerprint is None:
-        here = pathlib.Path(__file__).parent
-        _toolchain_fingerprint = fingerprinting.strict(
-            tuple((name, (here / name).read_bytes()) for name in _TOOLCHAIN_MODULES)
-        )
-    return _toolchain_fingerprint
-
-
-def _function_identity(func: Callable[..., Any], seen: set[int]) -> Any:
-    """A GTScript function counts by its source and the globals it uses (recursively)."""
-    if id(func) in seen:
-        return ("recursive", func.__qualname__)
-    seen.add(id(func))
-    info = source_info(func)
-    return (info.source, _used_globals(info.tree, closure_namespace(func), {}, seen))
-
-
-def _value_identity(value: Any, seen: set[int]) -> Any:
-    if gtscript.is_gtscript_function(value):
-        return ("gtscript.function", _function_identity(value, seen))
-    return value
-
-
-def _used_globals(
-    tree: ast.AST, namespace: Mapping[str, Any], externals: Mapping[str, Any], seen: set[int]
-) -> dict[str, Any]:
-    """Values of the module-level names a definition reads that can change what it computes."""
-    markers = {id(v) for v in gtscript._builtin_markers().values()}
-    used: dict[str, Any] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and node.id not in externals and node.id in namespace:
-            value = namespace[node.id]
-            if id(value) in markers or isinstance(value, ModuleType | type):
-                continue
-            if gtscript.is_gtscript_function(value) or isinstance(
-                value, int | float | bool | complex
-            ):
-                used[node.id] = _value_identity(value, seen)
-        elif isinstance(node, ast.Attribute):
-            # module.name (helpers.f, consts.ALPHA): what the module holds now
-            path: list[str] = []
-            base: ast.expr = node
-            while isinstance(base, ast.Attribute):
-                path.append(base.attr)
-                base = base.value
-            if not (
-                isinstance(base, ast.Name) and base.id not in externals and base.id in namespace
-            ):
-                continue
-            value = namespace[base.id]
-            for attr in reversed(path):
-                if not isinstance(value, ModuleType):
-                    break
-                value = getattr(value, attr, None)
-            else:
-                if gtscript.is_gtscript_function(value) or isinstance(
-                    value, int | float | bool | complex
-                ):
-                    dotted = ".".join([base.id, *reversed(path)])
-                    used[dotted] = _value_identity(value, seen)
-    return used
-
-
-def _signature_identity(
-    func: Callable[..., Any],
-    tree: ast.FunctionDef,
-    namespace: Mapping[str, Any],
-    dtypes: Mapping[str, Any],
-    annotation_locals: Mapping[str, Any] | None,
-) -> list[tuple[str, ...]]:
-    """Each parameter's resolved type, resolved as the frontend does but without the IR.
-
-    The key must not need the frontend (and eve): on a cache hit nothing else does. A
-    parameter whose type does not resolve keys by its error text; the build that such a key
-    misses into runs the frontend, which reports the problem properly.
-    """
-    annotations = func.__annotations__
-    identity: list[tuple[str, ...]] = []
-    for arg in [*tree.args.args, *tree.args.kwonlyargs]:
-        if arg.arg not in annotations:
-            identity.append((arg.arg, "unannotated"))
-            continue
-        annotation = annotations[arg.arg]
-        try:
-            if isinstance(annotation, str):
-                annotation = (
-                    dtypes[annotation]
-                    if annotation in dtypes
-                    else eval(annotation, dict(namespace), annotation_locals)
-                )
-            if isinstance(annotation, gtscript.FieldDescriptor):
-                identity.append(
-                    (
-                        arg.arg,
-                        "field",
-                        _dtype_name(annotation.dtype, dtypes),
-                        repr(annotation.axes),
-                        repr(annotation.data_dims),
-                    )
-                )
-            else:
-                identity.append((arg.arg, "scalar", _dtype_name(annotation, dtypes)))
-        except Exception as error:
-            identity.append((arg.arg, "unresolved", f"{type(error).__name__}: {error}"))
-    return identity
-
-
-def _dtype_name(spec: Any, dtypes: Mapping[str, Any]) -> str:
-    if isinstance(spec, str) and spec in dtypes:
-        spec = dtypes[spec]
-    return np.dtype(spec).name
-
-
-def stencil_key(
-    func: Callable[..., Any],
-    *,
-    backend: str,
-    externals: Mapping[str, Any],
-    dtypes: Mapping[str, Any],
-    name: str,
-    options: Mapping[str, Any],
-    annotation_locals: Mapping[str, Any] | None = None,
-) -> CacheKey:
-    info = source_info(func)
-    seen: set[int] = set()
-    # The resolved parameter types: the source names them, but an alias such as
-    # ``F = Field[np.float64]`` can change without the source changing.
-    signature = _signature_identity(
-        func, info.tree, closure_namespace(func), dtypes, annotation_locals
-    )
-    parts = {
-        "source": fingerprinting.strict(info.source),
-        "signature": fingerprinting.strict(signature),
-        "name": fingerprinting.strict(name),
-        "dtypes": fingerprinting.strict({k: str(v) for k, v in dtypes.items()}),
-        "backend": fingerprinting.strict(backend),
-        "options": fingerprinting.strict(dict(options)),
-        "gt4py_version": fingerprinting.strict(__version__),
-        "toolchain": _toolchain(),
-    }
-    for ext_name, value in externals.items():
-        parts[f"external.{ext_name}"] = fingerprinting.strict(_value_identity(value, seen))
-    for glob_name, identity in _used_globals(
-        info.tree, closure_namespace(func), externals, seen
-    ).items():
-        parts[f"global.{glob_name}"] = fingerprinting.strict(identity)
-    return CacheKey(parts)
 
 
 def _generate(
@@ -203,8 +40,8 @@ def _generate(
     dtypes: Mapping[str, Any],
     name: str,
     annotation_locals: Mapping[str, Any] | None,
-) -> str:
-    """Frontend -> analysis -> backend code: the generated module's source."""
+) -> _backends.GeneratedStencil:
+    """Frontend -> analysis -> backend code: the generated module and the files it loads."""
     from ._analysis import analyse
     from ._frontend import DefinitionParser
 
@@ -212,10 +49,11 @@ def _generate(
         func, externals=externals, dtypes=dtypes, name=name, annotation_locals=annotation_locals
     ).parse()
     analysed = analyse(definition)
-    code = backend.generate(analysed)
+    generated = backend.generate(analysed)
+    code = generated.code
     code += "\n\nMETADATA = " + pprint.pformat(_metadata(analysed, backend.name), width=100) + "\n"
     _dump_stages(name, backend.name, definition, analysed, code)
-    return code
+    return dataclasses.replace(generated, code=code)
 
 
 def _metadata(analysed: Any, backend: str) -> dict[str, Any]:
@@ -260,11 +98,25 @@ def _dump_stages(name: str, backend: str, definition: Any, analysed: Any, code: 
     (target / "2_generated.py").write_text(code)
 
 
+class _CachedModuleLoader(importlib.machinery.SourceFileLoader):
+    """Loads a generated module from its source only, never through ``__pycache__``.
+
+    The cache entry was just validated (size and checksum of every file); Python's bytecode
+    next to it is not part of the entry, so a damaged ``.pyc`` would run unchecked (a flipped
+    constant gives wrong numbers), and writing one would change a published entry. Compiling
+    the small generated module costs well under a millisecond.
+    """
+
+    def path_stats(self, path: str) -> Mapping[str, Any]:
+        raise OSError("no bytecode cache for generated stencil modules")
+
+
 def _load(path: pathlib.Path, module_name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(module_name, path)
-    assert spec is not None and spec.loader is not None
+    loader = _CachedModuleLoader(module_name, str(path))
+    spec = importlib.util.spec_from_file_location(module_name, path, loader=loader)
+    assert spec is not None
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    loader.exec_module(module)
     return module
 
 
@@ -301,7 +153,7 @@ def build_stencil(
     )
 
     def build(directory: pathlib.Path) -> None:
-        code = _generate(
+        generated = _generate(
             func,
             backend=backend_obj,
             externals=externals,
@@ -309,7 +161,9 @@ def build_stencil(
             name=name,
             annotation_locals=annotation_locals,
         )
-        (directory / MODULE_FILE).write_text(code)
+        (directory / MODULE_FILE).write_text(generated.code)
+        for file_name, source in generated.files.items():
+            shutil.copyfile(source, directory / file_name)
 
     if rebuild:
         # Regenerate no matter what the cache holds, into a private directory of this process.

@@ -1,0 +1,192 @@
+"""A stencil's cache key: everything that decides the code it compiles to, as named parts.
+
+Parts: ``source`` (the dedented definition), ``signature`` (resolved parameter types),
+``name``, ``dtypes``, ``backend``, ``options``, ``gt4py_version``, ``generator`` (the
+digest of gt4py.cartesian's own sources: any change to the code generators is a new key),
+one ``external.NAME`` per external, and one ``global.PATH`` per compile-time value the
+definition reads from outside: ``ALPHA``, ``consts.ALPHA``, ``consts.Physics.ALPHA``,
+``helpers.f``. A GTScript function counts by its source and, recursively, by the values it
+reads the same way, so editing a helper module (or a module one of its helpers reads) is a
+miss in a new process, and the cache diagnostics name the part that changed.
+
+Values are found as the frontend finds them (``_frontend._const_eval``): a name or a chain of
+attributes, resolved in the defining scope through modules, classes or any other object; the
+value counts when the frontend could use it (numbers, numpy scalars, booleans, None, axis
+indices, GTScript functions). Over-inclusion is harmless (a spurious miss at worst), missing
+one is a stale stencil. Computing a key needs no frontend, IR or eve: on a cache hit nothing
+else does.
+"""
+
+from __future__ import annotations
+
+import ast
+import numbers
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+import numpy as np
+
+from gt4py.infra import fingerprinting
+from gt4py.infra.caching import CacheKey, source_digest
+
+from . import gtscript
+from ._source import closure_namespace, source_info
+from ._version import __version__
+
+
+_MISSING = object()
+
+
+def generator_identity() -> str:
+    """The digest of every source file of gt4py.cartesian (computed once per process)."""
+    return source_digest("gt4py.cartesian")
+
+
+def stencil_key(
+    func: Callable[..., Any],
+    *,
+    backend: str,
+    externals: Mapping[str, Any],
+    dtypes: Mapping[str, Any],
+    name: str,
+    options: Mapping[str, Any],
+    annotation_locals: Mapping[str, Any] | None = None,
+) -> CacheKey:
+    info = source_info(func)
+    namespace = closure_namespace(func)
+    # The resolved parameter types: the source names them, but an alias such as
+    # ``F = Field[np.float64]`` can change without the source changing.
+    signature = _signature_identity(func, info.tree, namespace, dtypes, annotation_locals)
+    parts = {
+        "source": fingerprinting.strict(info.source),
+        "signature": fingerprinting.strict(signature),
+        "name": fingerprinting.strict(name),
+        "dtypes": fingerprinting.strict({k: str(v) for k, v in dtypes.items()}),
+        "backend": fingerprinting.strict(backend),
+        "options": fingerprinting.strict(dict(options)),
+        "gt4py_version": fingerprinting.strict(__version__),
+        "generator": generator_identity(),
+    }
+    for ext_name, value in externals.items():
+        parts[f"external.{ext_name}"] = fingerprinting.strict(_value_identity(value, ()))
+    for path, identity in _read_values(info.tree, namespace, externals, ()).items():
+        root = path.partition(".")[0]
+        prefix = "external" if root in externals else "global"
+        parts[f"{prefix}.{path}"] = fingerprinting.strict(identity)
+    return CacheKey(parts)
+
+
+def _is_key_value(value: Any) -> bool:
+    """Whether the frontend may use ``value`` as a compile-time value or inline it."""
+    return (
+        value is None
+        or isinstance(value, bool | numbers.Number | np.generic | gtscript.AxisIndex)
+        or gtscript.is_gtscript_function(value)
+    )
+
+
+def _value_identity(value: Any, active: tuple[int, ...]) -> Any:
+    """A GTScript function counts by its source and the values it reads (recursively)."""
+    if not gtscript.is_gtscript_function(value):
+        return value
+    if id(value) in active:  # a recursive helper: its content is already being keyed
+        return ("recursive", value.__qualname__)
+    info = source_info(value)
+    reads = _read_values(info.tree, closure_namespace(value), {}, (*active, id(value)))
+    return ("gtscript.function", info.source, reads)
+
+
+def _read_values(
+    tree: ast.AST,
+    namespace: Mapping[str, Any],
+    externals: Mapping[str, Any],
+    active: tuple[int, ...],
+) -> dict[str, Any]:
+    """Dotted path -> identity of each outside value the definition ``tree`` reads.
+
+    Names bound to externals count only through attributes (``EXT.ALPHA`` of a module passed
+    as an external): the external itself is its own key part.
+    """
+    markers = {id(v) for v in gtscript._builtin_markers().values()}
+    reads: dict[str, Any] = {}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Name | ast.Attribute):
+            continue
+        path: list[str] = []  # the attributes, innermost first
+        base: ast.expr = node
+        while isinstance(base, ast.Attribute):
+            path.append(base.attr)
+            base = base.value
+        if not isinstance(base, ast.Name):
+            continue
+        if base.id in externals:
+            if not path:
+                continue
+            value = externals[base.id]
+        elif base.id in namespace:
+            value = namespace[base.id]
+        else:
+            continue
+        value = _resolve(value, reversed(path))
+        if value is _MISSING or id(value) in markers or not _is_key_value(value):
+            continue
+        reads[".".join([base.id, *reversed(path)])] = _value_identity(value, active)
+    return reads
+
+
+def _resolve(value: Any, attributes: Iterable[str]) -> Any:
+    for attr in attributes:
+        try:
+            value = getattr(value, attr)
+        except Exception:  # the frontend reports it, if the definition really reads it
+            return _MISSING
+    return value
+
+
+def _signature_identity(
+    func: Callable[..., Any],
+    tree: ast.FunctionDef,
+    namespace: Mapping[str, Any],
+    dtypes: Mapping[str, Any],
+    annotation_locals: Mapping[str, Any] | None,
+) -> list[tuple[str, ...]]:
+    """Each parameter's resolved type, resolved as the frontend does but without the IR.
+
+    A parameter whose type does not resolve keys by its error text; the build that such a key
+    misses into runs the frontend, which reports the problem properly.
+    """
+    annotations = func.__annotations__
+    identity: list[tuple[str, ...]] = []
+    for arg in [*tree.args.args, *tree.args.kwonlyargs]:
+        if arg.arg not in annotations:
+            identity.append((arg.arg, "unannotated"))
+            continue
+        annotation = annotations[arg.arg]
+        try:
+            if isinstance(annotation, str):
+                annotation = (
+                    dtypes[annotation]
+                    if annotation in dtypes
+                    else eval(annotation, dict(namespace), annotation_locals)
+                )
+            if isinstance(annotation, gtscript.FieldDescriptor):
+                identity.append(
+                    (
+                        arg.arg,
+                        "field",
+                        _dtype_name(annotation.dtype, dtypes),
+                        repr(annotation.axes),
+                        repr(annotation.data_dims),
+                    )
+                )
+            else:
+                identity.append((arg.arg, "scalar", _dtype_name(annotation, dtypes)))
+        except Exception as error:
+            identity.append((arg.arg, "unresolved", f"{type(error).__name__}: {error}"))
+    return identity
+
+
+def _dtype_name(spec: Any, dtypes: Mapping[str, Any]) -> str:
+    if isinstance(spec, str) and spec in dtypes:
+        spec = dtypes[spec]
+    return np.dtype(spec).name
