@@ -504,3 +504,102 @@ def test_released_helper_names():
     assert common.is_neighbor_table(table) and not common.is_neighbor_table(3)
     assert common.DimsT.__bound__ is gtx.Dims
     assert issubclass(eve.StrEnum, str)
+
+
+# -- muphys' graupel: NamedTuple scan carries, NamedTuple outputs, `~flag` on bool parameters --
+
+
+class Precip(NamedTuple):
+    x: gtx.float64
+    on: bool
+
+
+class Column(NamedTuple):
+    r: Precip
+    total: gtx.float64
+
+
+class Moisture(NamedTuple):
+    v: CellKField[gtx.float64]
+    c: CellKField[gtx.float64]
+
+
+@gtx.field_operator
+def precip_update(previous: Precip, q: gtx.float64, mask: bool) -> Precip:
+    active = previous.on | mask
+    if active:
+        x = previous.x + q
+    else:
+        x = q
+    return Precip(x=x, on=active)
+
+
+@gtx.scan_operator(axis=K, forward=True, init=Column(r=Precip(x=0.0, on=False), total=0.0))
+def column_sweep(previous: Column, q: gtx.float64, mask: bool, doubled: bool) -> Column:
+    if doubled:
+        r = precip_update(previous.r, 2.0 * q, mask)
+    else:
+        r = precip_update(previous.r, q, mask)
+    return Column(r=r, total=previous.total + r.x)
+
+
+@gtx.field_operator
+def moisture_sweep(
+    q: Moisture, mask: gtx.Field[gtx.Dims[Cell, K], bool], masking: bool
+) -> tuple[CellKField[gtx.float64], Moisture]:
+    column = column_sweep(q.v, mask | ~masking, False)
+    return column.total, Moisture(v=column.r.x, c=q.c + column.total)
+
+
+@gtx.program
+def moisture_program(
+    q: Moisture,
+    mask: gtx.Field[gtx.Dims[Cell, K], bool],
+    masking: bool,
+    total: CellKField[gtx.float64],
+    q_out: Moisture,
+    n: gtx.int32,
+):
+    moisture_sweep(
+        q,
+        mask,
+        masking,
+        out=(total, q_out),
+        domain=(
+            {Cell: (0, n), K: (0, N_LEVELS)},
+            ({Cell: (0, n), K: (0, N_LEVELS)}, {Cell: (0, n), K: (0, N_LEVELS)}),
+        ),
+    )
+
+
+def _moisture_reference(v, c, mask):
+    x = np.zeros_like(v)
+    total = np.zeros_like(v)
+    for cell in range(v.shape[0]):
+        previous_x, on, running = 0.0, False, 0.0
+        for k in range(v.shape[1]):
+            on = on or bool(mask[cell, k])
+            previous_x = previous_x + v[cell, k] if on else v[cell, k]
+            running += previous_x
+            x[cell, k], total[cell, k] = previous_x, running
+    return total, x, c + total
+
+
+def test_namedtuple_scan_carry_and_namedtuple_out(backend):
+    v, c = rng.random((N_CELLS, N_LEVELS)), rng.random((N_CELLS, N_LEVELS))
+    mask = rng.random((N_CELLS, N_LEVELS)) > 0.6
+    q = Moisture(v=_cell_k(backend, v), c=_cell_k(backend, c))
+    for masking in (True, False):
+        total = gtx.zeros({Cell: N_CELLS, K: N_LEVELS}, allocator=backend)
+        q_out = Moisture(
+            v=gtx.zeros({Cell: N_CELLS, K: N_LEVELS}, allocator=backend),
+            c=gtx.zeros({Cell: N_CELLS, K: N_LEVELS}, allocator=backend),
+        )
+        moisture_program.with_backend(backend)(
+            q, gtx.as_field([Cell, K], mask, allocator=backend), masking, total, q_out, N_CELLS
+        )
+        # `~masking` is logical on a Python bool too: without masking every level is active
+        expected = _moisture_reference(v, c, mask | (not masking))
+        np.testing.assert_allclose(total.asnumpy(), expected[0])
+        np.testing.assert_allclose(q_out.v.asnumpy(), expected[1])
+        np.testing.assert_allclose(q_out.c.asnumpy(), expected[2])

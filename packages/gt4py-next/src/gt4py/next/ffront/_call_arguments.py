@@ -178,3 +178,16 @@ def check_operator_out(callee: str, returns: Any, out: Any) -> None:
             f"convert with astype(..., {out._data.dtype}) in the operator or allocate 'out' as "
             f"{returns.dtype}"
         )
+
+
+def as_declared(value: Any, declared: Any) -> Any:
+    """``value`` (checked) with its Python scalars as the declared numpy scalars, as embedded
+    execution passes them: ``~flag`` on a ``bool`` parameter is then logical (numpy's), not
+    Python's bitwise ``~True == -2``."""
+    if isinstance(declared, ts.ScalarType):
+        if isinstance(value, (bool, int, float)):
+            return declared.dtype.type(value)
+        return value
+    if isinstance(declared, ts.TupleType) and type(value) is tuple:
+        return tuple(as_declared(v, t) for v, t in zip(value, declared.types, strict=True))
+    return value

@@ -99,7 +99,7 @@ def run_into(
 def _requested(out: Any, domain: Any) -> Domain | None:
     if isinstance(out, tuple) and isinstance(domain, tuple):
         # one domain per output (as `assign` reads it): only a shared one is a requested range
-        domains = [as_domain(d) for d in domain]
+        domains = [as_domain(d) for d in _leaves(domain)]
         return domains[0] if all(d == domains[0] for d in domains[1:]) else None
     if domain is not None:
         return as_domain(domain)
@@ -125,6 +125,11 @@ def assign(out: Any, value: Any, domain: Any) -> None:
     if isinstance(value, tuple):
         raise TypeError(f"the operator returns a tuple of {len(value)} but 'out' is one field")
     out[out.domain if domain is None else as_domain(domain)] = value
+
+
+def _leaves(domain: tuple[Any, ...]) -> list[Any]:
+    """The domains of a nested ``domain=`` tuple (one per output field), in order."""
+    return [leaf for d in domain for leaf in (_leaves(d) if isinstance(d, tuple) else [d])]
 
 
 def _describe(value: Any) -> str:
@@ -238,7 +243,7 @@ def _at_point(value: Any, at: tuple[NamedIndex, ...]) -> Any:
         point: Any = value.restrict(own) if own else value  # a 0-d embedded field
         return point.as_scalar()
     if isinstance(value, tuple):
-        return tuple(_at_point(v, at) for v in value)
+        return _rebuilt(value, [_at_point(v, at) for v in value])
     return value
 
 
@@ -260,7 +265,7 @@ def _as_dtypes(value: Any, dtypes: Any) -> Any:
     if isinstance(dtypes, tuple):
         if not isinstance(value, tuple) or len(value) != len(dtypes):
             return value  # _write_level reports the mismatch
-        return tuple(_as_dtypes(v, d) for v, d in zip(value, dtypes, strict=True))
+        return _rebuilt(dtypes, [_as_dtypes(v, d) for v, d in zip(value, dtypes, strict=True)])
     found = getattr(value, "dtype", None)
     if found is None or found == dtypes:
         return value
@@ -273,7 +278,7 @@ def _at_level(value: Any, axis: Dimension, index: NamedIndex) -> Any:
             return value.restrict(index)
         return value
     if isinstance(value, tuple):
-        return tuple(_at_level(v, axis, index) for v in value)
+        return _rebuilt(value, [_at_level(v, axis, index) for v in value])
     return value
 
 
@@ -289,6 +294,14 @@ def _write_level(out: Any, value: Any, target: Domain, axis: Dimension, k: int) 
     dims = out.domain.dims
     ranges = tuple(UnitRange(k, k + 1) if d == axis else target[d].unit_range for d in dims)
     out[Domain._make(dims, ranges)] = value
+
+
+def _rebuilt(like: tuple[Any, ...], items: list[Any]) -> tuple[Any, ...]:
+    """``items`` as a tuple of ``like``'s kind: a NamedTuple stays one (scan carries and
+    arguments such as ICON's ``IntegrationState`` are read by member name)."""
+    if type(like) is tuple or not hasattr(like, "_fields"):
+        return tuple(items)
+    return type(like)(*items)
 
 
 def _first_field(value: Any) -> Any:
@@ -332,7 +345,7 @@ def _allocate(dtypes: Any, target: Domain, like: Any) -> Any:
     from ..embedded import _array_ns
 
     if isinstance(dtypes, tuple):
-        return tuple(_allocate(d, target, like) for d in dtypes)
+        return _rebuilt(dtypes, [_allocate(d, target, like) for d in dtypes])
     # the namespace, not the data: `like` may be unbounded (a broadcast scalar) and have none
     array_ns = getattr(like, "array_ns", None)
     if array_ns is None and like is not None:

@@ -151,9 +151,16 @@ class ProgramTypeDeduction(OperatorTypeDeduction):
 
 
 def _leaves(type_: ts.TypeSpec) -> list[ts.TypeSpec]:
-    if isinstance(type_, ts.TupleType):
+    if isinstance(type_, (ts.TupleType, ts.NamedCollectionType)):
         return [leaf for t in type_.types for leaf in _leaves(t)]
     return [type_]
+
+
+def _as_tuple(type_: ts.TypeSpec) -> ts.TypeSpec:
+    """A NamedTuple / dataclass of fields written as ``out`` is a tuple of its members."""
+    if isinstance(type_, ts.NamedCollectionType):
+        return ts.TupleType(tuple(type_.types))
+    return type_
 
 
 def _is_fields(type_: ts.TypeSpec) -> bool:
@@ -161,6 +168,7 @@ def _is_fields(type_: ts.TypeSpec) -> bool:
 
 
 def _fits_out(result: ts.TypeSpec, out: ts.TypeSpec) -> bool:
+    result, out = _as_tuple(result), _as_tuple(out)
     if isinstance(result, ts.TupleType) or isinstance(out, ts.TupleType):
         return (
             isinstance(result, ts.TupleType)

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
+import numpy as np
+
 from .._backend import DEFAULT_BACKEND, Backend, ExecutionMode, execution_mode
 from .._dimensions import Dimension, GridType
 
@@ -95,6 +97,8 @@ class FieldOperator:
     ) -> Any:
         from . import _embedded_run
 
+        if self._mode is ExecutionMode.EMBEDDED or _embedded_run.in_operator_body.get():
+            args, kwargs = _numpy_bools(args, kwargs)
         if out is None:
             if domain is not None:
                 raise TypeError(f"{self.__name__}: 'domain' needs 'out'")
@@ -218,14 +222,29 @@ class ScanOperator(FieldOperator):
         return result if out is None else None
 
 
+def _numpy_bools(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+    """Python ``bool`` arguments as ``numpy.bool_`` for embedded execution: in the DSL
+    ``~flag`` is logical negation, Python's ``~True`` is ``-2``."""
+    if any(type(a) is bool for a in args):
+        args = tuple(np.bool_(a) if type(a) is bool else a for a in args)
+    if any(type(v) is bool for v in kwargs.values()):
+        kwargs = {k: np.bool_(v) if type(v) is bool else v for k, v in kwargs.items()}
+    return args, kwargs
+
+
 def _dtypes_of(type_: Any) -> Any:
     from . import type_specifications as ts
 
     if isinstance(type_, ts.TupleType):
         return tuple(_dtypes_of(t) for t in type_.types)
+    if isinstance(type_, ts.NamedCollectionType) and hasattr(type_.python_type, "_fields"):
+        # a NamedTuple carry: its dtypes in a NamedTuple of the same class (results keep it)
+        return type_.python_type(*(_dtypes_of(t) for t in type_.types))
     dtype = ts.element_dtype(type_)
     if dtype is None:
-        raise TypeError(f"a scan operator must return scalars or tuples of scalars, not {type_}")
+        raise TypeError(
+            f"a scan operator must return scalars, tuples or NamedTuples of scalars, not {type_}"
+        )
     return dtype
 
 
@@ -299,7 +318,7 @@ class Program:
             raise self._definition_error
         if self._mode is ExecutionMode.EMBEDDED:
             from ..embedded.context import embedded_context
-            from ._call_arguments import check_call_arguments
+            from ._call_arguments import as_declared, check_call_arguments
 
             params = self._checked.params
             if kwargs:
@@ -310,12 +329,11 @@ class Program:
                     f"{self.__name__}() takes {len(params)} argument(s) "
                     f"({', '.join(p.name for p in params)}), got {len(args)}"
                 )
+            declared = [p.type for p in params]
             check_call_arguments(
-                f"program '{self.__name__}'",
-                [p.name for p in params],
-                [p.type for p in params],
-                args,
+                f"program '{self.__name__}'", [p.name for p in params], declared, args
             )
+            args = tuple(as_declared(a, t) for a, t in zip(args, declared, strict=True))
             with embedded_context(offset_provider=offset_provider, lazy=True):
                 self.definition(*args, **kwargs)
             return

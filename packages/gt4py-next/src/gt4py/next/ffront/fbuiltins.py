@@ -109,14 +109,22 @@ def _scalar_where(mask: Any, true_value: Any, false_value: Any) -> Any:
     if isinstance(true_value, tuple) or isinstance(false_value, tuple):
         size = len(true_value) if isinstance(true_value, tuple) else len(false_value)
         pick = [(v if isinstance(v, tuple) else (v,) * size) for v in (true_value, false_value)]
-        return tuple(_scalar_where(mask, t, f) for t, f in zip(*pick, strict=True))
+        like = true_value if isinstance(true_value, tuple) else false_value
+        return _same_kind(like, [_scalar_where(mask, t, f) for t, f in zip(*pick, strict=True)])
     return np.where(mask, true_value, false_value)[()]
+
+
+def _same_kind(like: tuple[Any, ...], items: list[Any]) -> tuple[Any, ...]:
+    """``items`` as a tuple of ``like``'s kind (a NamedTuple stays one)."""
+    if type(like) is not tuple and hasattr(like, "_fields"):
+        return type(like)(*items)
+    return tuple(items)
 
 
 def _scalar_astype(value: Any, dtype: Any) -> Any:
     target = scalar_dtype(dtype)
     if isinstance(value, tuple):
-        return tuple(_scalar_astype(v, target) for v in value)
+        return _same_kind(value, [_scalar_astype(v, target) for v in value])
     return target.type(value)
 
 

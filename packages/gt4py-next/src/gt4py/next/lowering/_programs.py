@@ -238,7 +238,7 @@ def _scan_lowering(
     carry_names: list[str] = []
 
     def carry_value(type_: Any, prefix: str) -> Value:
-        if isinstance(type_, ts.TupleType):
+        if isinstance(type_, (ts.TupleType, ts.NamedCollectionType)):
             return tuple(carry_value(t, f"{prefix}_{i}") for i, t in enumerate(type_.types))
         carry_names.append(prefix)
         return ir.SymRef(name=prefix)
@@ -280,7 +280,7 @@ def _rebuild(shape: Value, leaves: Any) -> Value:
 
 
 def _rebuild_type(type_: Any, leaves: Any) -> Value:
-    if isinstance(type_, ts.TupleType):
+    if isinstance(type_, (ts.TupleType, ts.NamedCollectionType)):
         return tuple(_rebuild_type(t, leaves) for t in type_.types)
     return next(leaves)  # type: ignore[no-any-return]
 
@@ -509,6 +509,14 @@ def _given_domain(node: ast.expr, checker: Any, expressions: Any) -> dict[str, i
     return given
 
 
+def _domain_leaves(node: ast.expr) -> list[ast.expr]:
+    """The domains of ``domain=``, one per output field: nested tuples (for an output that is
+    a tuple or NamedTuple of fields) flattened in order."""
+    if isinstance(node, ast.Tuple):
+        return [leaf for element in node.elts for leaf in _domain_leaves(element)]
+    return [node]
+
+
 def _per_output_domains(
     statements: list[ir.Apply | ir.Scan], domains: list[list[ir.Range]], operator: Any
 ) -> list[ir.Apply | ir.Scan]:
@@ -631,7 +639,7 @@ def lower_program(program: Any) -> ir.Program:
         domain = _sliced(out_domain(first), slices)
         domains = [domain] * len(outputs)
         if domain_node is not None:
-            nodes = domain_node.elts if isinstance(domain_node, ast.Tuple) else [domain_node]
+            nodes = _domain_leaves(domain_node)
             if len(nodes) not in (1, len(outputs)):
                 raise LoweringError(
                     f"domain= gives {len(nodes)} domains for {len(outputs)} outputs"

@@ -98,7 +98,9 @@ class GTFNBindings:
 @dataclasses.dataclass(frozen=True)
 class GTFNCompiler:
     config: GTFNConfig
-    extra_compile_flags: tuple[str, ...] = ("-march=native",)
+    # No fused multiply-adds: embedded numpy (the oracle) rounds every operation, and a
+    # threshold (`q > qmin`) turns a last-bit difference into a different branch.
+    extra_compile_flags: tuple[str, ...] = ("-march=native", "-ffp-contract=off")
 
     def __call__(self, module: TranslatedModule) -> str:
         from gt4py.infra import native
@@ -125,7 +127,9 @@ def make_gtfn_bindings(config: GTFNConfig) -> GTFNBindings:
 
 
 def make_gtfn_compiler(
-    config: GTFNConfig, *, extra_compile_flags: tuple[str, ...] = ("-march=native",)
+    config: GTFNConfig,
+    *,
+    extra_compile_flags: tuple[str, ...] = ("-march=native", "-ffp-contract=off"),
 ) -> GTFNCompiler:
     return GTFNCompiler(config, tuple(extra_compile_flags))
 
