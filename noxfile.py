@@ -108,3 +108,122 @@ def compat(session: nox.Session) -> None:
         "python", str(harness / "compare.py"), "--results", str(results),
         "--failures-out", str(results / "ours_failures.txt"),
     )  # fmt: skip
+
+
+# --- Release: one package at a time (independent versions, ADR 0021) -------------------------
+
+
+def _distributions(root: pathlib.Path) -> dict[str, pathlib.Path]:
+    """Every distribution of the workspace: name -> its folder under packages/."""
+    import tomllib
+
+    found = {}
+    for pyproject in sorted((root / "packages").glob("*/pyproject.toml")):
+        found[tomllib.loads(pyproject.read_text())["project"]["name"]] = pyproject.parent
+    return found
+
+
+def _version_file(folder: pathlib.Path) -> pathlib.Path:
+    """Where a distribution's version lives: its _version.py, or pyproject.toml (meta)."""
+    found = list(folder.glob("src/gt4py/*/_version.py"))
+    return found[0] if found else folder / "pyproject.toml"
+
+
+_VERSION_LINE = r'(?m)^(__version__|version) = "([^"]+)"$'
+
+
+def current_version(root: pathlib.Path, dist: str) -> str:
+    import re
+
+    match = re.search(_VERSION_LINE, _version_file(_distributions(root)[dist]).read_text())
+    assert match is not None, dist
+    return match.group(2)
+
+
+def dependents_refusing(root: pathlib.Path, dist: str, version: str) -> list[str]:
+    """Requirements on `dist` (dependencies and extras of every workspace distribution) whose
+    range does not admit `version`, as 'dependent: requirement' lines."""
+    import tomllib
+
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+    from packaging.version import Version
+
+    refusing = []
+    for name, folder in _distributions(root).items():
+        project = tomllib.loads((folder / "pyproject.toml").read_text())["project"]
+        requirements = list(project.get("dependencies", []))
+        for extra in project.get("optional-dependencies", {}).values():
+            requirements += extra
+        for text in requirements:
+            requirement = Requirement(text)
+            if canonicalize_name(requirement.name) != canonicalize_name(dist):
+                continue
+            if not requirement.specifier.contains(Version(version), prereleases=True):
+                refusing.append(f"{name}: {text}")
+    return sorted(set(refusing))
+
+
+def bump_version(root: pathlib.Path, dist: str, version: str, *, write: bool = True) -> str:
+    """Set `dist`'s version and date its changelog's 'Unreleased' section; refuse (ValueError,
+    nothing written) when the new version is not above the old one or when a dependent's
+    range would not admit it. Returns the old version."""
+    import datetime
+    import re
+
+    from packaging.version import InvalidVersion, Version
+
+    folders = _distributions(root)
+    if dist not in folders:
+        raise ValueError(f"unknown distribution {dist!r}; one of {', '.join(sorted(folders))}")
+    try:
+        new = Version(version)
+    except InvalidVersion as error:
+        raise ValueError(f"{version!r} is not a PEP 440 version") from error
+    old = current_version(root, dist)
+    if new <= Version(old):
+        raise ValueError(f"{dist}: {version} is not above the current version {old}")
+    refusing = dependents_refusing(root, dist, version)
+    if refusing:
+        raise ValueError(
+            f"{dist} {version} is outside the range of its dependents; widen these ranges "
+            "(and release those dependents) first:\n  " + "\n  ".join(refusing)
+        )
+    changelog = folders[dist] / "CHANGELOG.md"
+    if not re.search(r"(?m)^## Unreleased$", changelog.read_text()):
+        raise ValueError(f"{changelog} has no '## Unreleased' section to release")
+    if write:
+        path = _version_file(folders[dist])
+        path.write_text(re.sub(_VERSION_LINE, rf'\1 = "{version}"', path.read_text(), count=1))
+        today = datetime.date.today().isoformat()
+        changelog.write_text(
+            re.sub(
+                r"(?m)^## Unreleased$",
+                f"## Unreleased\n\n## {version} ({today})",
+                changelog.read_text(),
+                count=1,
+            )
+        )
+    return old
+
+
+@nox.session(venv_backend="none")
+def bump(session: nox.Session) -> None:
+    """Release one package: `uv run nox -s bump -- gt4py-next 0.1.1 [--check]`. Writes its
+    version and dates its changelog; fails if a dependent's range would not admit it (then
+    nothing is written). --check: only check."""
+    args = [arg for arg in session.posargs if arg != "--check"]
+    if len(args) != 2:
+        session.error("usage: nox -s bump -- <distribution> <new version> [--check]")
+    dist, version = args
+    write = "--check" not in session.posargs
+    try:
+        old = bump_version(REPO, dist, version, write=write)
+    except ValueError as error:
+        session.error(str(error))
+    verb = "bumped" if write else "may bump"
+    session.log(f"{dist}: {verb} {old} -> {version}; every dependent's range admits it")
+    if write:
+        session.log(
+            "next: `uv lock`, review the changelog, commit, `uv build --package " + dist + "`"
+        )
