@@ -10,7 +10,7 @@ fields (``_embedded_run``).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Any, Final, Self, overload
 
 import numpy as np
 
@@ -63,7 +63,7 @@ class FieldOperator:
 
         return check_operator(self.definition)
 
-    def _replace(self, **changes: Any) -> Any:
+    def _replace(self, **changes: Any) -> Self:
         clone = object.__new__(type(self))
         clone.__dict__.update(self.__dict__)
         clone.__dict__.update(changes)
@@ -71,11 +71,11 @@ class FieldOperator:
             clone._mode = execution_mode(changes["backend"], f"{self._kind} '{self.__name__}'")
         return clone
 
-    def with_backend(self, backend: Backend) -> Any:
+    def with_backend(self, backend: Backend) -> Self:
         """The same operator on another backend (the definition is not checked again)."""
         return self._replace(backend=backend)
 
-    def with_grid_type(self, grid_type: GridType) -> Any:
+    def with_grid_type(self, grid_type: GridType) -> Self:
         return self._replace(grid_type=GridType(grid_type))
 
     @property
@@ -394,8 +394,18 @@ def _compile(
 
 
 # -- decorators -----------------------------------------------------------------------------------
+# The overloads are for type checkers only: `backend` is a Backend in each of them, so mypy flags
+# `backend=None` (a TypeError at run time naming gtx.embedded_numpy).
 
 
+@overload
+def field_operator(
+    definition: Callable[..., Any], /, *, backend: Backend = ..., grid_type: GridType | None = None
+) -> FieldOperator: ...
+@overload
+def field_operator(
+    *, backend: Backend = ..., grid_type: GridType | None = None
+) -> Callable[[Callable[..., Any]], FieldOperator]: ...
 def field_operator(
     definition: Callable[..., Any] | None = None,
     *,
@@ -410,6 +420,26 @@ def field_operator(
     return decorate if definition is None else decorate(definition)
 
 
+@overload
+def scan_operator(
+    definition: Callable[..., Any],
+    /,
+    *,
+    axis: Dimension,
+    forward: bool = True,
+    init: Any = 0.0,
+    backend: Backend = ...,
+    grid_type: GridType | None = None,
+) -> ScanOperator: ...
+@overload
+def scan_operator(
+    *,
+    axis: Dimension,
+    forward: bool = True,
+    init: Any = 0.0,
+    backend: Backend = ...,
+    grid_type: GridType | None = None,
+) -> Callable[[Callable[..., Any]], ScanOperator]: ...
 def scan_operator(
     definition: Callable[..., Any] | None = None,
     *,
@@ -434,6 +464,26 @@ def scan_operator(
     return decorate if definition is None else decorate(definition)
 
 
+@overload
+def program(
+    definition: Callable[..., Any],
+    /,
+    *,
+    backend: Backend = ...,
+    grid_type: GridType | None = None,
+    static_params: Any = None,
+    enable_jit: bool | None = None,
+    frozen: bool = False,
+) -> Program: ...
+@overload
+def program(
+    *,
+    backend: Backend = ...,
+    grid_type: GridType | None = None,
+    static_params: Any = None,
+    enable_jit: bool | None = None,
+    frozen: bool = False,
+) -> Callable[[Callable[..., Any]], Program]: ...
 def program(
     definition: Callable[..., Any] | None = None,
     *,

@@ -1,0 +1,33 @@
+"""`backend=None` is a TypeError at run time naming gtx.embedded_numpy; mypy flags it first."""
+
+from __future__ import annotations
+
+import gt4py.next as gtx
+
+
+I = gtx.Dimension("I")
+IField = gtx.Field[[I], gtx.float64]
+
+
+@gtx.field_operator(backend=None)  # E: call-overload, untyped-decorator
+def op(a: IField) -> IField:
+    return a
+
+
+@gtx.program(backend=None)  # E: call-overload, untyped-decorator
+def prog(a: IField, out: IField) -> None:
+    op(a, out=out)
+
+
+@gtx.scan_operator(axis=I, backend=None)  # E: call-overload, untyped-decorator
+def scan(carry: float, x: float) -> float:
+    return carry + x
+
+
+@gtx.field_operator
+def fine(a: IField) -> IField:
+    return a
+
+
+moved = fine.with_backend(None)  # E: arg-type
+direct = gtx.field_operator(fine.definition, backend=None)  # E: call-overload

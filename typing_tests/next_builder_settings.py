@@ -1,0 +1,26 @@
+"""Backend builders take explicit keyword settings: a misspelled one is an error."""
+
+from __future__ import annotations
+
+import functools
+
+from gt4py.next.backends.gtfn import (
+    GTFNConfig,
+    make_gtfn_backend,
+    make_gtfn_compiler,
+    make_gtfn_translation,
+)
+
+
+config = GTFNConfig(device="cpu")
+backend = make_gtfn_backend(
+    config,
+    name="gtfn_serial",
+    translation=functools.partial(make_gtfn_translation, openmp=False),
+    compiler=functools.partial(make_gtfn_compiler, extra_compile_flags=("-O2",)),
+)
+
+bad_config = GTFNConfig(devise="gpu")  # E: call-arg
+bad_step = functools.partial(make_gtfn_translation, opnemp=False)  # E: call-arg
+bad_backend = make_gtfn_backend(config, translaton=make_gtfn_translation)  # E: call-arg
+bad_value = functools.partial(make_gtfn_compiler, extra_compile_flags="-O2")  # E: arg-type
