@@ -73,6 +73,15 @@ def _embedded_cupy() -> Any:
     return gtx.embedded_cupy
 
 
+def _gtfn_gpu() -> Any:
+    # every gtfn_gpu test compiles CUDA and runs it: a GPU and cupy (ADR 0019)
+    if IS_RELEASED:
+        raise BackendUnavailable("gtfn_gpu is validated against released gt4py separately")
+    if not _gpu_present():
+        raise BackendUnavailable("gtfn_gpu needs cupy and a GPU")
+    return gtx.gtfn_gpu
+
+
 def _compiled(name: str) -> Any:
     if IS_RELEASED:
         raise BackendUnavailable(f"{name} is validated against released gt4py separately")
@@ -86,6 +95,7 @@ BACKENDS: list[BackendEntry] = [
     BackendEntry("embedded_cupy", _embedded_cupy, (pytest.mark.requires_gpu,)),
     BackendEntry("itir_python", lambda: _compiled("itir_python")),
     BackendEntry("gtfn_cpu", lambda: _compiled("gtfn_cpu"), (pytest.mark.slow,)),
+    BackendEntry("gtfn_gpu", _gtfn_gpu, (pytest.mark.slow, pytest.mark.requires_gpu)),
 ]
 
 
@@ -102,6 +112,7 @@ COMPILED_XFAIL: dict[str, str] = {}
 XFAIL_BY_BACKEND: dict[str, dict[str, str]] = {
     "itir_python": COMPILED_XFAIL,
     "gtfn_cpu": COMPILED_XFAIL,
+    "gtfn_gpu": COMPILED_XFAIL,
 }
 
 

@@ -27,7 +27,8 @@ def test_a_customized_step_is_used():
 
 def test_bad_config_value_is_an_error():
     with pytest.raises(ValueError, match="device"):
-        GTFNConfig(device="gpu")  # type: ignore[arg-type]
+        GTFNConfig(device="tpu")  # type: ignore[arg-type]
+    assert GTFNConfig(device="gpu").device == "gpu"  # gtfn_gpu (ADR 0019)
 
 
 def test_backends_are_reached_lazily_through_gtx():

@@ -1,4 +1,5 @@
-"""The ``gt:cpu_ifirst`` / ``gt:cpu_kfirst`` backends: C++ built by ``gt4py.infra.native``.
+"""The ``gt:cpu_ifirst`` / ``gt:cpu_kfirst`` backends (C++) and ``gt:gpu`` / ``cuda`` (CUDA,
+ADR 0019), built by ``gt4py.infra.native``.
 
 Building a stencil generates C++ (``_cpp_codegen``), builds it into infra's native-module cache
 (one compiler run once the toolchain is set up) and returns a small Python stencil module plus
@@ -43,8 +44,9 @@ def build(name: str, sources: Mapping[str, str], *, stencil: str, backend: str) 
     """Build the extension; a compiler error becomes a ``StencilCompilationError``."""
     from gt4py.infra import native
 
+    options = _cuda_build_options() if backend in GPU_BACKENDS else _build_options()
     try:
-        return native.build_extension(name, sources, _build_options())
+        return native.build_extension(name, sources, options)
     except native.CompilationError as error:
         errors = [line for line in error.compiler_output.splitlines() if "error" in line]
         summary = "\n".join(errors[:10]) or error.compiler_output[-2000:]
@@ -66,12 +68,57 @@ def load(module_file: str, extension_file: str) -> ModuleType:
     return native.load_extension(pathlib.Path(module_file).with_name(extension_file))
 
 
-def _generate(analysed: AnalysedStencil, backend: str) -> GeneratedStencil:
-    from ._cpp_codegen import generate_cpp
+# gt:gpu: relaxed constexpr for std::min/max/numeric_limits in device code; the architecture
+# is the current device's (nvcc's default without one: compile only).
+CUDA_FLAGS = ("--expt-relaxed-constexpr",)
 
+
+def _cuda_build_options() -> Any:
+    from gt4py.infra import native
+
+    arch: tuple[str, ...] = ()
+    try:
+        import cupy
+
+        arch = (f"-arch=sm_{cupy.cuda.Device().compute_capability}",)
+    except Exception:  # no cupy / driver / device: compile for nvcc's default architecture
+        pass
+    return native.BuildOptions(cuda=True, cxx_standard=17, extra_cuda_flags=(*CUDA_FLAGS, *arch))
+
+
+def stream_runner(run: Any) -> Any:
+    """``run`` of a gt:gpu extension with cupy's current stream as its last argument (cupy is
+    imported on the first call: building and loading a stencil need no GPU)."""
+    stream: list[Any] = []
+
+    def run_on_current_stream(*args: Any) -> Any:
+        if not stream:
+            try:
+                import cupy
+            except ImportError:
+                raise ImportError(
+                    "the gt:gpu backend runs on cupy arrays: pip install "
+                    "'gt4py-cartesian[cuda12]' (or [cuda13]), or the cupy of your CUDA version"
+                ) from None
+            stream.append(cupy.cuda.get_current_stream)
+        return run(*args, stream[0]().ptr)
+
+    return run_on_current_stream
+
+
+def _generate(analysed: AnalysedStencil, backend: str) -> GeneratedStencil:
     stencil = analysed.ir.name
     name = _module_name(stencil)
-    sources = {f"{name}.cpp": generate_cpp(analysed, backend=backend, module_name=name)}
+    if backend in GPU_BACKENDS:
+        from ._cuda_codegen import generate_cuda
+
+        sources = {f"{name}.cu": generate_cuda(analysed, backend=backend, module_name=name)}
+        run = "run = _cpp_backend.stream_runner(_extension.run)"
+    else:
+        from ._cpp_codegen import generate_cpp
+
+        sources = {f"{name}.cpp": generate_cpp(analysed, backend=backend, module_name=name)}
+        run = "run = _extension.run"
     path = build(name, sources, stencil=stencil, backend=backend)
     code = "\n".join(
         [
@@ -81,7 +128,7 @@ def _generate(analysed: AnalysedStencil, backend: str) -> GeneratedStencil:
             f"SOURCES = {sources!r}",
             "",
             f"_extension = _cpp_backend.load(__file__, {path.name!r})",
-            "run = _extension.run",
+            run,
             "",
         ]
     )
@@ -94,3 +141,14 @@ def generate_ifirst(analysed: AnalysedStencil) -> GeneratedStencil:
 
 def generate_kfirst(analysed: AnalysedStencil) -> GeneratedStencil:
     return _generate(analysed, "gt:cpu_kfirst")
+
+
+GPU_BACKENDS = ("gt:gpu", "cuda")
+
+
+def generate_gpu(analysed: AnalysedStencil) -> GeneratedStencil:
+    return _generate(analysed, "gt:gpu")
+
+
+def generate_cuda(analysed: AnalysedStencil) -> GeneratedStencil:
+    return _generate(analysed, "cuda")

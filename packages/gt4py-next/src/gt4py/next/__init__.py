@@ -110,7 +110,7 @@ def __getattr__(name: str) -> Any:
     backend = _lazy_embedded_backend(name)
     if backend is not None:
         return backend
-    if name in ("gtfn_cpu", "itir_python"):  # compiled backends, built on first access
+    if name in ("gtfn_cpu", "gtfn_gpu", "itir_python"):  # compiled backends, built on first access
         from . import backends
 
         return getattr(backends, name)

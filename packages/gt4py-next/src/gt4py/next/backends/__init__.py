@@ -1,4 +1,4 @@
-"""Compiled backends of gt4py.next: ``gtfn_cpu`` (C++) and ``itir_python`` (generated numpy).
+"""Compiled backends of gt4py.next: ``gtfn_cpu`` (C++), ``gtfn_gpu`` (CUDA) and ``itir_python`` (generated numpy).
 
 Both are created on first attribute access, so importing this package builds nothing.
 """
@@ -12,6 +12,7 @@ from . import _settings as _settings  # registers async_compilation, enable_jit,
 
 _BUILDERS = {
     "gtfn_cpu": "_make_gtfn_cpu",
+    "gtfn_gpu": "_make_gtfn_gpu",
     "itir_python": "_make_itir_python",
 }
 _made: dict[str, Any] = {}
@@ -21,6 +22,13 @@ def _make_gtfn_cpu() -> Any:
     from .gtfn import GTFNConfig, make_gtfn_backend
 
     return make_gtfn_backend(GTFNConfig(), name="gtfn_cpu")
+
+
+def _make_gtfn_gpu() -> Any:
+    """CUDA (ADR 0019): built without cupy or a GPU (its programs then compile but do not run)."""
+    from .gtfn import GTFNConfig, make_gtfn_backend
+
+    return make_gtfn_backend(GTFNConfig(device="gpu"), name="gtfn_gpu")
 
 
 def _make_itir_python() -> Any:
@@ -37,4 +45,4 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["gtfn_cpu", "itir_python"]
+__all__ = ["gtfn_cpu", "gtfn_gpu", "itir_python"]

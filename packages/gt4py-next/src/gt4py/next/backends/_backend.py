@@ -46,6 +46,10 @@ class StepBackend(CompiledBackend):
 
     @property
     def allocator(self) -> Any:
+        if getattr(self.config, "device", "cpu") == "gpu":  # gtfn_gpu: fields in cupy arrays
+            from .gtfn._steps import import_cupy
+
+            return import_cupy()
         return np
 
     @property

@@ -500,6 +500,9 @@ class ProgramPool:
         program, types_ = self._lower(key)
         optimized = self.backend.optimize(program)
         tables, table_dtypes = arguments.table_arguments(optimized, offset_provider)
+        device_tables = getattr(self.backend.compiler, "device_tables", None)
+        if device_tables is not None:  # gtfn_gpu: the tables on the device, once per variant
+            tables = device_tables(tables)
         params = {p.name: p for p in optimized.params}
         static = dict(key.static)
         names = _argument_names(optimized, self._is_program, self.definition)

@@ -288,6 +288,8 @@ class TableFacts:
 
     @staticmethod
     def of(data: Any, skip: int) -> TableFacts:
+        if hasattr(data, "__cuda_array_interface__"):  # a device table (gtfn_gpu): read once
+            data = data.get()
         array = np.asarray(data)
         columns = int(array.shape[1]) if array.ndim == 2 else 1
         valid = array[array != skip] if array.size else array.reshape(-1)

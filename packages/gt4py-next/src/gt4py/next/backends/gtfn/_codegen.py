@@ -95,7 +95,7 @@ _STD_MATH = {
     "not_": "!",
 }
 
-PRELUDE = r"""#include <algorithm>
+INCLUDES = r"""#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdint>
@@ -109,8 +109,12 @@ PRELUDE = r"""#include <algorithm>
 namespace nb = nanobind;
 using index_t = std::int64_t;
 
-// Python semantics for // and % on integers (floor, sign of the divisor); floats as numpy.
-template <class A, class B> inline auto gt_floordiv(A a, B b) {
+"""
+
+# The scalar helpers, shared by the C++ and the CUDA generator (``GT_FN``: ``inline`` there,
+# ``__host__ __device__ inline`` here).
+HELPERS = r"""// Python semantics for // and % on integers (floor, sign of the divisor); floats as numpy.
+template <class A, class B> GT_FN auto gt_floordiv(A a, B b) {
   using T = std::common_type_t<A, B>;
   if constexpr (std::is_integral_v<T>) {
     T q = static_cast<T>(a) / static_cast<T>(b);
@@ -118,7 +122,7 @@ template <class A, class B> inline auto gt_floordiv(A a, B b) {
     return q;
   } else { return std::floor(static_cast<T>(a) / static_cast<T>(b)); }
 }
-template <class A, class B> inline auto gt_mod(A a, B b) {
+template <class A, class B> GT_FN auto gt_mod(A a, B b) {
   using T = std::common_type_t<A, B>;
   if constexpr (std::is_integral_v<T>) {
     T r = static_cast<T>(a) % static_cast<T>(b);
@@ -130,7 +134,7 @@ template <class A, class B> inline auto gt_mod(A a, B b) {
     return r;
   }
 }
-template <class A, class B> inline auto gt_power(A a, B b) {
+template <class A, class B> GT_FN auto gt_power(A a, B b) {
   using T = std::common_type_t<A, B>;
   if constexpr (std::is_integral_v<T>) {
     T result = 1, base = a; auto e = b;
@@ -138,26 +142,33 @@ template <class A, class B> inline auto gt_power(A a, B b) {
     return result;
   } else { return static_cast<T>(std::pow(static_cast<T>(a), static_cast<T>(b))); }
 }
-template <class A, class B> inline auto gt_minimum(A a, B b) {
+template <class A, class B> GT_FN auto gt_minimum(A a, B b) {
   using T = std::common_type_t<A, B>;
   if constexpr (std::is_floating_point_v<T>) { if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<T>::quiet_NaN(); }
   return std::min<T>(a, b);
 }
-template <class A, class B> inline auto gt_maximum(A a, B b) {
+template <class A, class B> GT_FN auto gt_maximum(A a, B b) {
   using T = std::common_type_t<A, B>;
   if constexpr (std::is_floating_point_v<T>) { if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<T>::quiet_NaN(); }
   return std::max<T>(a, b);
 }
-// A read checked per point found its point outside the field: remember which field (the
+template <class A> GT_FN A gt_abs(A a) {
+  if constexpr (std::is_unsigned_v<A>) { return a; } else { return static_cast<A>(a < 0 ? -a : a); }
+}
+"""
+
+PRELUDE = (
+    INCLUDES
+    + "#define GT_FN inline\n"
+    + HELPERS
+    + r"""// A read checked per point found its point outside the field: remember which field (the
 // Python side raises DomainError naming it) and go on with a harmless value.
 template <class T> inline T gt_outside(std::atomic<int>& status, int field) {
   status.store(field, std::memory_order_relaxed);
   return T{};
 }
-template <class A> inline A gt_abs(A a) {
-  if constexpr (std::is_unsigned_v<A>) { return a; } else { return static_cast<A>(a < 0 ? -a : a); }
-}
 """
+)
 
 # Points below this count run on one thread: starting the team costs more than it saves.
 PARALLEL_THRESHOLD = 32768
@@ -197,6 +208,7 @@ class CppGenerator:
         self._hoist: list[str] | None = None
         self._hoist_names: set[str] = set()  # identifiers a hoisted entry may use
         self._hoisted: dict[str, str] = {}
+        self.uses_status = False  # some read is checked per point (sets `gt_status`)
         self._guards = 0  # > 0 inside a branch that is only evaluated conditionally
         self._counter = itertools.count()
         # per enclosing reduction (innermost last): its local dimension and the skip checks
@@ -334,28 +346,9 @@ class CppGenerator:
             inner = self._apply_body(statement, position)
         else:
             loops = [d for d in dims if d != statement.axis]
-            axis = statement.axis
-            a = ids[axis]
-            inner = []
-            dtypes = [self._literal_type(i) for i in statement.init]
-            for carry, init, cxx in zip(statement.carries, statement.init, dtypes, strict=True):
-                inner.append(f"{cxx} {carry} = {self.expr(init, position)};")
-            step = (
-                f"for (index_t i_{axis} = lo{a}; i_{axis} < hi{a}; ++i_{axis}) {{"
-                if statement.forward
-                else f"for (index_t i_{axis} = hi{a} - 1; i_{axis} >= lo{a}; --i_{axis}) {{"
+            inner = self._scan_body(
+                statement, position, f"lo{ids[statement.axis]}", f"hi{ids[statement.axis]}"
             )
-            inner.append(step)
-            news = []
-            for value, cxx in zip(statement.values, dtypes, strict=True):
-                temp = f"v{next(self._counter)}"
-                news.append(temp)
-                inner.append(f"  const {cxx} {temp} = {self.expr(value, position)};")
-            for carry, temp in zip(statement.carries, news, strict=True):
-                inner.append(f"  {carry} = {temp};")
-            for output, carry in zip(statement.outputs, statement.carries, strict=True):
-                inner.append("  " + self._write(output, carry, position))
-            inner.append("}")
         code = ["  {", *lines]
         depth = 1
         if loops:
@@ -375,6 +368,34 @@ class CppGenerator:
             code.append("  " * depth + "  }")
         code.append("  }")
         return "\n".join(code)
+
+    def _scan_body(
+        self, statement: ir.Scan, position: dict[str, str], lo: str, hi: str
+    ) -> list[str]:
+        """One column of a ``Scan``: the carries, then the sequential loop over its axis from
+        ``lo`` to ``hi`` (shared by the C++ loop nests and the CUDA kernels)."""
+        axis = statement.axis
+        inner = []
+        dtypes = [self._literal_type(i) for i in statement.init]
+        for carry, init, cxx in zip(statement.carries, statement.init, dtypes, strict=True):
+            inner.append(f"{cxx} {carry} = {self.expr(init, position)};")
+        step = (
+            f"for (index_t i_{axis} = {lo}; i_{axis} < {hi}; ++i_{axis}) {{"
+            if statement.forward
+            else f"for (index_t i_{axis} = {hi} - 1; i_{axis} >= {lo}; --i_{axis}) {{"
+        )
+        inner.append(step)
+        news = []
+        for value, cxx in zip(statement.values, dtypes, strict=True):
+            temp = f"v{next(self._counter)}"
+            news.append(temp)
+            inner.append(f"  const {cxx} {temp} = {self.expr(value, position)};")
+        for carry, temp in zip(statement.carries, news, strict=True):
+            inner.append(f"  {carry} = {temp};")
+        for output, carry in zip(statement.outputs, statement.carries, strict=True):
+            inner.append("  " + self._write(output, carry, position))
+        inner.append("}")
+        return inner
 
     def _apply_body(self, statement: ir.Apply, position: dict[str, str]) -> list[str]:
         """One point of an ``Apply``: every value into a temporary, then the writes."""
@@ -573,6 +594,7 @@ class CppGenerator:
         index = " + ".join(f"{pos[d]} * {node.field}_s_{d}" for d in param.dims) or "0"
         if not checked:
             return f"{node.field}[{index}]"
+        self.uses_status = True
         f = node.field
         inside.extend(f"({pos[d]}) >= {f}_lo_{d} && ({pos[d]}) < {f}_hi_{d}" for d in param.dims)
         cxx = CXX_TYPES[param.dtype]

@@ -25,19 +25,35 @@ def translation_version() -> str:
     return f"gtfn-cpp:{caching.source_digest('gt4py.next')}"
 
 
+CUDA_INSTALL_HINT = (
+    "gtfn_gpu needs cupy and a CUDA compiler: pip install 'gt4py-next[cuda12]' (or [cuda13]), "
+    "which brings cupy and nvcc with the CUDA headers as wheels; a system CUDA toolkit "
+    "(nvcc on PATH, $CUDA_HOME or $CUDACXX) is used first when present"
+)
+
+
+def import_cupy() -> Any:
+    """cupy, or an ``ImportError`` saying exactly what to install."""
+    try:
+        import cupy
+    except ImportError as error:
+        raise ImportError(f"{CUDA_INSTALL_HINT} ({error})") from None
+    return cupy
+
+
 @dataclasses.dataclass(frozen=True)
 class GTFNConfig:
     """Settings every gtfn step agrees on."""
 
-    device: Literal["cpu"] = "cpu"
+    device: Literal["cpu", "gpu"] = "cpu"
     build_type: Literal["Release", "Debug", "RelWithDebInfo", "MinSizeRel"] = "Release"
     cache_lifetime: Literal["persistent", "session"] | None = None  # None: the infra setting
     layout: Literal["C"] = "C"
     cached_translation: bool = True
 
     def __post_init__(self) -> None:
-        if self.device != "cpu":
-            raise ValueError(f"GTFNConfig: device={self.device!r}; only 'cpu' is built here")
+        if self.device not in ("cpu", "gpu"):
+            raise ValueError(f"GTFNConfig: device={self.device!r} is not 'cpu' or 'gpu'")
         if self.build_type not in ("Release", "Debug", "RelWithDebInfo", "MinSizeRel"):
             raise ValueError(f"GTFNConfig: unknown build_type {self.build_type!r}")
 
@@ -64,6 +80,11 @@ class GTFNTranslation:
         settings = self.settings_key()
         fingerprint = fp.strict((program, sorted(table_dtypes.items()), settings))
         name = _codegen.module_name(fingerprint)
+        if self.config.device == "gpu":
+            from . import _cuda_codegen
+
+            cuda = _cuda_codegen.CudaGenerator(program, table_dtypes, check_every_read=settings[-1])
+            return TranslatedModule(name, {f"{name}.cu": cuda.module(name)}, False, ())
         generator = _codegen.CppGenerator(program, table_dtypes, check_every_read=settings[-1])
         source = generator.module(name).replace(
             f"> {_codegen.PARALLEL_THRESHOLD})", f"> {self.parallel_threshold})"
@@ -74,7 +95,13 @@ class GTFNTranslation:
 
     def settings_key(self) -> tuple[Any, ...]:
         """What decides the generated code besides the program (last: the debug setting)."""
-        return (translation_version(), self.openmp, self.parallel_threshold, debug_checks())
+        return (
+            translation_version(),
+            self.config.device,
+            self.openmp,
+            self.parallel_threshold,
+            debug_checks(),
+        )
 
 
 def debug_checks() -> bool:
@@ -102,15 +129,39 @@ class GTFNCompiler:
     # threshold (`q > qmin`) turns a last-bit difference into a different branch.
     extra_compile_flags: tuple[str, ...] = ("-march=native", "-ffp-contract=off")
 
+    # gtfn_gpu: relaxed constexpr for std::min/max/numeric_limits in device code, no fused
+    # multiply-adds (as on the CPU); the architecture is the current device's when one is
+    # present (`cuda_arch`, e.g. "sm_90", fixes it; None without a device: nvcc's default)
+    extra_cuda_flags: tuple[str, ...] = ("--expt-relaxed-constexpr", "--fmad=false")
+    cuda_arch: str | None = None
+
     def __call__(self, module: TranslatedModule) -> str:
         from gt4py.infra import native
 
+        if self.config.device == "gpu":
+            arch = self.cuda_arch or current_cuda_arch()
+            gpu_options = native.BuildOptions(
+                cuda=True,
+                build_type=self.config.build_type,
+                extra_cuda_flags=(*self.extra_cuda_flags, *((f"-arch={arch}",) if arch else ())),
+            )
+            return str(native.build_extension(module.name, dict(module.sources), gpu_options))
         options = native.BuildOptions(
             openmp=module.openmp,
             build_type=self.config.build_type,
             extra_compile_flags=(*module.extra_compile_flags, *self.extra_compile_flags),
         )
         return str(native.build_extension(module.name, dict(module.sources), options))
+
+
+def current_cuda_arch() -> str | None:
+    """``sm_XY`` of cupy's current device, or None without cupy or a device (compile only)."""
+    try:
+        import cupy
+
+        return f"sm_{cupy.cuda.Device().compute_capability}"
+    except Exception:  # no cupy, no driver, no device
+        return None
 
 
 def make_gtfn_translation(
@@ -130,8 +181,10 @@ def make_gtfn_compiler(
     config: GTFNConfig,
     *,
     extra_compile_flags: tuple[str, ...] = ("-march=native", "-ffp-contract=off"),
+    extra_cuda_flags: tuple[str, ...] = ("--expt-relaxed-constexpr", "--fmad=false"),
+    cuda_arch: str | None = None,
 ) -> GTFNCompiler:
-    return GTFNCompiler(config, tuple(extra_compile_flags))
+    return GTFNCompiler(config, tuple(extra_compile_flags), tuple(extra_cuda_flags), cuda_arch)
 
 
 def make_gtfn_passes(
@@ -189,10 +242,20 @@ class GTFNArtifact:
 class GTFNPipeline:
     """translation -> bindings -> native build (``make_artifact``, picklable) -> load."""
 
-    def __init__(self, translation: Any, bindings: Any, compiler: Any) -> None:
+    def __init__(self, translation: Any, bindings: Any, compiler: Any, device: str = "cpu") -> None:
         self.translation = translation
         self.bindings = bindings
         self.build = compiler
+        self.device = device
+
+    def device_tables(self, tables: list[Any]) -> list[Any]:
+        """The flat table arguments (array, skip value, ...) where ``run`` reads them: the
+        arrays on the GPU for gtfn_gpu (copied once per variant; tables key variants by
+        identity), unchanged for gtfn_cpu."""
+        if self.device != "gpu":
+            return tables
+        cupy = import_cupy()
+        return [cupy.asarray(t) if i % 2 == 0 else t for i, t in enumerate(tables)]
 
     def make_artifact(self, program: ir.Program, table_dtypes: Mapping[str, str]) -> GTFNArtifact:
         module = self.bindings(self.translation(program, table_dtypes))
@@ -202,12 +265,27 @@ class GTFNPipeline:
         from gt4py.infra import native
 
         extension = native.load_extension(artifact.library)
+        if self.device == "gpu":
+            return _on_current_stream(extension.run), {
+                "cu": artifact.source,
+                "library": artifact.library,
+            }
         return extension.run, {"cpp": artifact.source, "library": artifact.library}
 
     def __call__(
         self, program: ir.Program, table_dtypes: Mapping[str, str]
     ) -> tuple[Any, dict[str, Any]]:
         return self.load_artifact(self.make_artifact(program, table_dtypes))
+
+
+def _on_current_stream(run: Any) -> Any:
+    """``run`` with cupy's current stream handle as its last argument."""
+    current_stream = import_cupy().cuda.get_current_stream
+
+    def entry(*args: Any) -> Any:
+        return run(*args, current_stream().ptr)
+
+    return entry
 
 
 def make_gtfn_backend(
@@ -224,5 +302,5 @@ def make_gtfn_backend(
     translation_step = translation(config)
     if config.cached_translation:
         translation_step = CachedTranslation(translation_step)
-    pipeline = GTFNPipeline(translation_step, bindings(config), compiler(config))
+    pipeline = GTFNPipeline(translation_step, bindings(config), compiler(config), config.device)
     return _backend.StepBackend(name, config=config, optimize=passes(config), compiler=pipeline)
