@@ -124,13 +124,31 @@ def find_nvcc_path() -> str:
     if path is None:
         roots = [os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"]
         candidates = [os.path.join(root, "bin", "nvcc") for root in roots if root]
+        candidates += wheel_nvcc_candidates(_nvidia_wheel_roots())
         path = next((c for c in candidates if _is_executable(c)), None)
     if path is None:
         raise ToolchainError(
-            "CUDA sources need nvcc, which was not found on PATH, in $CUDA_HOME/bin or "
-            "/usr/local/cuda/bin; install the CUDA toolkit or set CUDACXX to nvcc's path"
+            "CUDA sources need nvcc, which was not found on PATH, in $CUDA_HOME/bin, "
+            "/usr/local/cuda/bin or the nvidia-cuda-nvcc wheels; install the CUDA toolkit, "
+            "pip install nvidia-cuda-nvcc-cu12 nvidia-cuda-runtime-cu12 (what "
+            "gt4py-next[cuda12] brings), or set CUDACXX to nvcc's path"
         )
     return os.path.abspath(path)
+
+
+def _nvidia_wheel_roots() -> list[str]:
+    """The directories of the ``nvidia`` namespace package the NVIDIA wheels install into
+    (found without importing anything)."""
+    spec = importlib.util.find_spec("nvidia")
+    return list(spec.submodule_search_locations or ()) if spec else []
+
+
+def wheel_nvcc_candidates(roots: list[str]) -> list[str]:
+    """nvcc as the CUDA 12 wheel (``nvidia/cuda_nvcc/bin``) or the CUDA 13 wheels
+    (``nvidia/cu13/bin``) install it under each of ``roots``."""
+    return [
+        os.path.join(root, sub, "bin", "nvcc") for root in roots for sub in ("cuda_nvcc", "cu13")
+    ]
 
 
 def nanobind_version() -> str:
