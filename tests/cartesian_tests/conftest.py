@@ -2,9 +2,24 @@
 
 from __future__ import annotations
 
+import importlib.util
+from typing import Any
+
+import numpy as np
 import pytest
 
 from gt4py.infra import config
+
+
+def _gpu_present() -> bool:
+    if importlib.util.find_spec("cupy") is None:
+        return False
+    import cupy
+
+    try:
+        return bool(cupy.cuda.runtime.getDeviceCount() > 0)
+    except Exception:  # no driver / no device
+        return False
 
 
 # Every backend the feature suite runs on; the C++ backends join here by one line each.
@@ -14,8 +29,18 @@ BACKENDS = [
     # Each stencil is one C++ compile (about a second): slow tests, still run in CI.
     pytest.param("gt:cpu_ifirst", marks=pytest.mark.slow),
     pytest.param("gt:cpu_kfirst", marks=pytest.mark.slow),
+    # CUDA (ADR 0019): the suite's numpy arguments are moved to the device and back around
+    # each call (`_host_arguments_on_the_gpu`); skipped without cupy and a device.
+    pytest.param(
+        "gt:gpu",
+        marks=[
+            pytest.mark.slow,
+            pytest.mark.requires_gpu,
+            pytest.mark.skipif(not _gpu_present(), reason="gt:gpu needs cupy and a GPU"),
+        ],
+    ),
 ]
-CPP_BACKENDS = ("gt:cpu_ifirst", "gt:cpu_kfirst")
+CPP_BACKENDS = ("gt:cpu_ifirst", "gt:cpu_kfirst", "gt:gpu")
 
 
 @pytest.fixture(params=BACKENDS)
@@ -38,3 +63,55 @@ def _isolated_cache(request: pytest.FixtureRequest, tmp_path_factory: pytest.Tem
         root = tmp_path_factory.mktemp("gt4py_cache")
     with config.overrides(build_cache_dir=root):
         yield root
+
+
+class _OnTheGPU:
+    """A gt:gpu stencil called with the suite's numpy arrays: they go to the device, the
+    stencil runs there and every array comes back into the caller's numpy array."""
+
+    def __init__(self, stencil: Any) -> None:
+        self._stencil = stencil
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stencil, name)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        import cupy
+
+        moved: list[tuple[np.ndarray, Any]] = []
+
+        def to_device(value: Any) -> Any:
+            if isinstance(value, np.ndarray):
+                device = cupy.asarray(value)
+                moved.append((value, device))
+                return device
+            return value
+
+        args = tuple(to_device(a) for a in args)
+        kwargs = {k: to_device(v) for k, v in kwargs.items()}
+        try:
+            return self._stencil(*args, **kwargs)
+        finally:
+            for host, device in moved:
+                if host.flags.writeable:
+                    host[...] = cupy.asnumpy(device)
+
+
+@pytest.fixture(autouse=True)
+def _host_arguments_on_the_gpu(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch):
+    callspec = getattr(request.node, "callspec", None)
+    if callspec is None or callspec.params.get("backend") != "gt:gpu":
+        yield
+        return
+    from gt4py.cartesian import gtscript
+
+    original = gtscript.stencil
+
+    def stencil(*args: Any, **kwargs: Any) -> Any:
+        built = original(*args, **kwargs)
+        if hasattr(built, "field_info"):
+            return _OnTheGPU(built)
+        return lambda definition: _OnTheGPU(built(definition))  # decorator form
+
+    monkeypatch.setattr(gtscript, "stencil", stencil)
+    yield
