@@ -63,13 +63,23 @@ class Run:
         return self._cache[key]
 
 
-def _close(a: np.ndarray, b: np.ndarray) -> bool:
+def _magnitude(b: np.ndarray) -> float:
+    if b.dtype.kind not in "fc":
+        return 0.0
+    finite = np.isfinite(b)
+    return float(np.max(np.abs(b[finite]))) if finite.any() else 0.0
+
+
+def _close(a: np.ndarray, b: np.ndarray, program_scale: float = 0.0) -> bool:
+    """Equal within RTOL, and an absolute tolerance relative to the larger of the field's and
+    the program's output magnitude: a field that is all cancellation noise (ICON's rain where
+    there is none: |q| < 1e-15 from O(1) terms) differs in its last bits between numpy and
+    C's libm, at the scale of the quantities that cancelled."""
     if a.shape != b.shape:
         return False
     if a.dtype.kind in "biu" or b.dtype.kind in "biu":
         return bool(np.array_equal(a, b))
-    finite = np.isfinite(b)
-    scale = float(np.max(np.abs(b[finite]))) if finite.any() else 0.0
+    scale = max(_magnitude(b), program_scale)
     return bool(np.allclose(a, b, rtol=RTOL, atol=ATOL_SCALE * scale, equal_nan=True))
 
 
@@ -82,10 +92,11 @@ def compare_outputs(
     arrays_a = run_a.arrays(qualname, backend_a)
     arrays_b = run_b.arrays(qualname, backend_b)
     differ = []
+    program_scale = max((_magnitude(b) for b in arrays_b.values()), default=0.0)
     for key in sorted(set(ra["checksums"]) | set(rb["checksums"])):
         in_a, in_b = key in arrays_a, key in arrays_b
         if in_a and in_b:
-            same = _close(arrays_a[key], arrays_b[key])
+            same = _close(arrays_a[key], arrays_b[key], program_scale)
         elif not in_a and not in_b:  # both left the field as it was
             same = ra["checksums"].get(key) == rb["checksums"].get(key)
         else:  # one side wrote it, the other did not: equal only if bit-identical

@@ -12,8 +12,9 @@ Policies:
 - ``"materialize"``: keep every candidate whose reads a domain can be inferred for (only
   Cartesian shifts, none under a ``where`` branch).
 - ``"auto"`` (default): keep a candidate only where recomputing it costs clearly more than a
-  store and a load: it must qualify for ``"materialize"``, be read at several distinct points,
-  and (reads - 1) x its cost in loads and operations must reach ``AUTO_MIN_SAVED_WORK``.
+  store and a load: it must qualify for ``"materialize"``, be read at several distinct points
+  (offsets, counted per reading statement: each statement recomputes its own copy), and
+  (reads - 1) x its cost in loads and operations must reach ``AUTO_MIN_SAVED_WORK``.
 
 Whatever the policy, a candidate is kept where inlining would change what it reads: when a
 statement between it and a reader overwrites a field its values read (lowering orders the
@@ -160,21 +161,46 @@ def _inline_into(
     return result
 
 
+class _ReadIndex:
+    """Every statement's reads (with whether they are guarded), worked out once per statement
+    object: the pass asks for them once per candidate, which re-walking would make quadratic
+    in the program's size (ICON's graupel has hundreds of candidates)."""
+
+    def __init__(self) -> None:
+        self._reads: dict[int, tuple[ir.Apply | ir.Scan, list[tuple[ir.Deref, bool]]]] = {}
+
+    def reads(self, statement: ir.Apply | ir.Scan) -> list[tuple[ir.Deref, bool]]:
+        known = self._reads.get(id(statement))
+        if known is None or known[0] is not statement:
+            found = [r for value in statement.values for r in _reads(value)]
+            known = self._reads[id(statement)] = (statement, found)
+        return known[1]
+
+    def fields(self, statement: ir.Apply | ir.Scan) -> set[str]:
+        return {read.field for read, _ in self.reads(statement)}
+
+
 def _keep(
-    statement: ir.Apply, later: list[ir.Apply | ir.Scan], policy: Policy, min_saved_work: int
+    statement: ir.Apply,
+    later: list[ir.Apply | ir.Scan],
+    policy: Policy,
+    min_saved_work: int,
+    index: _ReadIndex,
 ) -> bool:
     if policy == "recompute":
         return False
     outputs = set(statement.outputs)
-    points: set[tuple[tuple[str, int], ...]] = set()  # distinct offsets the value is read at
-    for other in later:
-        for value in other.values:
-            for read, guarded in _reads(value):
-                if read.field not in outputs:
-                    continue
-                if guarded or not all(isinstance(s, ir.CartesianShift) for s in read.shifts):
-                    return False  # no domain can be inferred (or guarded reads may overreach)
-                points.add(_offset(read.shifts))  # type: ignore[arg-type]
+    # the distinct computations inlining makes: per reading statement, per offset read at
+    # (each statement evaluates its own copy: ICON's graupel writes 28 outputs, one statement
+    # each, from the same intermediates)
+    points: set[tuple[int, tuple[tuple[str, int], ...]]] = set()
+    for position, other in enumerate(later):
+        for read, guarded in index.reads(other):
+            if read.field not in outputs:
+                continue
+            if guarded or not all(isinstance(s, ir.CartesianShift) for s in read.shifts):
+                return False  # no domain can be inferred (or guarded reads may overreach)
+            points.add((position, _offset(read.shifts)))  # type: ignore[arg-type]
     if not points:
         return False
     if policy == "materialize":
@@ -184,18 +210,18 @@ def _keep(
     return distinct > 1 and (distinct - 1) * cost >= min_saved_work
 
 
-def _overwritten_before_read(statement: ir.Apply, later: list[ir.Apply | ir.Scan]) -> bool:
+def _overwritten_before_read(
+    statement: ir.Apply, later: list[ir.Apply | ir.Scan], index: _ReadIndex
+) -> bool:
     """Whether a statement of ``later`` overwrites a field that ``statement``'s values read
     before another one reads what ``statement`` wrote: inlined there, the values would see
     the new contents (e.g. ``out=(a, b)`` written over different domains, ``b`` computed
     by a candidate from the old ``a``)."""
-    sources = {read.field for value in statement.values for read, _ in _reads(value)}
+    sources = index.fields(statement)
     outputs = set(statement.outputs)
     overwritten = False
     for other in later:
-        if overwritten and any(
-            read.field in outputs for value in other.values for read, _ in _reads(value)
-        ):
+        if overwritten and not outputs.isdisjoint(index.fields(other)):
             return True
         overwritten = overwritten or not sources.isdisjoint(other.outputs)
     return False
@@ -235,15 +261,16 @@ def choose_temporaries(
     names = (f"__inl{i}" for i in itertools.count())
     kept: list[ir.Apply | ir.Scan] = []
     dropped: set[str] = set()
+    index = _ReadIndex()
     for statement in reversed(program.body):
         writes_candidate = isinstance(statement, ir.Apply) and any(
             o in temporaries for o in statement.outputs
         )
-        if not writes_candidate or _keep(statement, kept, policy, min_saved_work):  # type: ignore[arg-type]
+        if not writes_candidate or _keep(statement, kept, policy, min_saved_work, index):  # type: ignore[arg-type]
             kept.insert(0, statement)
             continue
-        if _overwritten_before_read(statement, kept):  # type: ignore[arg-type]
-            if not _keep(statement, kept, "materialize", min_saved_work):  # type: ignore[arg-type]
+        if _overwritten_before_read(statement, kept, index):  # type: ignore[arg-type]
+            if not _keep(statement, kept, "materialize", min_saved_work, index):  # type: ignore[arg-type]
                 raise LoweringError(
                     f"{', '.join(statement.outputs)} is computed from a field the program "
                     "overwrites before it is read, and cannot be kept as a temporary (read "
@@ -253,7 +280,13 @@ def choose_temporaries(
             continue
         locals_of = {o.name: o.local for o in program.offsets}
         values = dict(zip(statement.outputs, statement.values, strict=True))
-        kept = [_inline_statement(s, values, locals_of, names) for s in kept]
+        outputs = set(statement.outputs)
+        kept = [  # only the statements reading it change (domains read no temporaries)
+            _inline_statement(s, values, locals_of, names)
+            if not outputs.isdisjoint(index.fields(s))
+            else s
+            for s in kept
+        ]
         dropped.update(statement.outputs)
     return ir.Program(
         name=program.name,
