@@ -15,6 +15,7 @@ from ._atomic import (
     atomic_publish_dir as atomic_publish_dir,
     atomic_write_bytes as atomic_write_bytes,
 )
+from ._build_counts import builds_in_this_thread as builds_in_this_thread
 from ._build_dir_cache import BuildDirCache as BuildDirCache
 from ._errors import CacheError as CacheError
 from ._file_cache import FileCache as FileCache
@@ -28,6 +29,7 @@ __all__ = [
     "CacheKey",
     "FileCache",
     "atomic_publish_dir",
+    "builds_in_this_thread",
     "atomic_write_bytes",
     "source_digest",
 ]

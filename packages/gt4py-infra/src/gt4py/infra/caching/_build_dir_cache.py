@@ -14,6 +14,7 @@ from ._atomic import (
     remove_tree,
     temp_sibling,
 )
+from ._build_counts import count_build
 from ._diagnostics import PreviousEntry, report_miss
 from ._errors import CacheError
 from ._file_format import CorruptEntry
@@ -85,6 +86,7 @@ class BuildDirCache(NamespacedCache):
                 self._publish(layout, key, temp, entry)
             finally:
                 remove_tree(temp)  # no-op once published
+            count_build(self.namespace)
         return entry
 
     # -- internals ------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 
 from . import _file_format as file_format
 from ._atomic import disk_full_is_a_cache_error, write_chunks_atomically
+from ._build_counts import count_build
 from ._diagnostics import PreviousEntry, report_miss
 from ._file_format import CorruptEntry, PayloadKind
 from ._keys import CacheKey
@@ -97,6 +98,7 @@ class FileCache(NamespacedCache):
                 value = build()
             payload = to_payload(value)
             _publish(layout, key, kind, payload)
+            count_build(self.namespace)
         return payload if kind is PayloadKind.BYTES else value
 
     def _report(self, layout: NamespaceLayout, key: CacheKey, miss: Miss) -> None:

@@ -16,7 +16,8 @@ T = TypeVar("T")
 
 class ExecutorRunner(Runner):
     """Runs tasks on ``executor``: a ``ThreadPoolExecutor``, an ``mpi4py.futures.MPIPoolExecutor``,
-    a dask ``Client.get_executor()``... so a compile farm can use an existing engine.
+    a dask ``Client`` (its ``get_executor()`` is used) or ``Client.get_executor()``... so a
+    compile farm can use an existing engine.
 
     Each task is wrapped with the caller's config snapshot and recursion limit, applied when it
     runs in another process. Serialization is the executor's business (dask's cloudpickle ships
@@ -26,9 +27,11 @@ class ExecutorRunner(Runner):
     ``owns_executor=True`` hands the executor over (then it is shut down as well).
     """
 
-    def __init__(
-        self, executor: concurrent.futures.Executor, *, owns_executor: bool = False
-    ) -> None:
+    def __init__(self, executor: Any, *, owns_executor: bool = False) -> None:
+        if _is_dask_client(executor):
+            # A dask Client's own submit() returns dask futures, not concurrent ones; its
+            # executor view returns concurrent.futures.Future objects.
+            executor = executor.get_executor()
         if not callable(getattr(executor, "submit", None)):
             raise TypeError(
                 "ExecutorRunner() needs a concurrent.futures.Executor (an object with "
@@ -41,7 +44,7 @@ class ExecutorRunner(Runner):
 
     def submit(self, task: Callable[[], T]) -> concurrent.futures.Future[T]:
         self._check_submission(task)
-        future = self.executor.submit(ConfiguredTask.capture(task))
+        future: concurrent.futures.Future[T] = self.executor.submit(ConfiguredTask.capture(task))
         with self._lock:
             self._outstanding.add(future)
         future.add_done_callback(self._forget)
@@ -62,3 +65,27 @@ class ExecutorRunner(Runner):
 
     def __repr__(self) -> str:
         return f"ExecutorRunner({short_repr(self.executor)})"
+
+
+def _is_dask_client(obj: object) -> bool:
+    return type(obj).__module__.split(".")[0] == "distributed" and callable(
+        getattr(obj, "get_executor", None)
+    )
+
+
+def as_runner(runner: Any = None) -> Runner:
+    """``runner`` as a :class:`Runner`: ``None`` is :func:`default_runner`, a ``Runner`` is
+    itself, a ``concurrent.futures.Executor`` or a dask ``Client`` is wrapped in an
+    :class:`ExecutorRunner` (which leaves the executor to its owner)."""
+    if runner is None:
+        from ._default import default_runner
+
+        return default_runner()
+    if isinstance(runner, Runner):
+        return runner
+    if isinstance(runner, concurrent.futures.Executor) or _is_dask_client(runner):
+        return ExecutorRunner(runner)
+    raise TypeError(
+        "expected a gt4py.infra.runners.Runner, a concurrent.futures.Executor or a dask "
+        f"Client, got {short_repr(runner)} of type {type(runner).__name__}"
+    )
