@@ -133,7 +133,7 @@ def test_the_build_task_carries_ir_and_pickles(cache_dir):
         tuple(p.type for p in prog.definition_stage.params), (), None, ()
     )
     pool = prog.backend.pool(prog)
-    prepared = pool._prepare(key, {})
+    prepared = pool.prepare(key, {})
     task = (_compiled_programs.make_artifact, gtx.itir_python.compiler, prepared.optimized, {})
     restored = pickle.loads(pickle.dumps(task))
     artifact = restored[0](*restored[1:])

@@ -30,6 +30,12 @@ from ._version import __version__ as __version__
 # Registers the compiled backends' settings (async_compilation, enable_jit, metrics) so that
 # config.get/overrides know them from the start; the backends themselves are built lazily.
 from .backends import _settings as _backend_settings  # noqa: F401
+from .backends._compile_all import (
+    CompileAllError as CompileAllError,
+    CompileProgress as CompileProgress,
+    CompileReport as CompileReport,
+    compile_all as compile_all,
+)
 from .common import (
     Connectivity as Connectivity,
     Dimension as Dimension,
@@ -129,6 +135,9 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "Backend",
+    "CompileAllError",
+    "CompileProgress",
+    "CompileReport",
     "CompiledBackend",
     "Connectivity",
     "Device",
@@ -158,6 +167,7 @@ __all__ = [
     "cbrt",
     "ceil",
     "common",
+    "compile_all",
     "cos",
     "cosh",
     "domain",

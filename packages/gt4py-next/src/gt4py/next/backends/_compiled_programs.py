@@ -183,10 +183,18 @@ def make_artifact(compiler: Any, program: ir.Program, table_dtypes: Mapping[str,
 class PendingVariant:
     """A variant being built in the background; :meth:`result` waits and installs it."""
 
-    def __init__(self, pool: ProgramPool, prepared: _Prepared, future: Any) -> None:
+    def __init__(
+        self,
+        pool: ProgramPool,
+        prepared: _Prepared,
+        future: Any,
+        artifact_of: Callable[[Any], Any] | None = None,
+    ) -> None:
         self.pool = pool
         self.prepared = prepared
         self.future = future
+        # What the future's result holds the artifact in (a task may return more).
+        self.artifact_of = artifact_of
 
     def done(self) -> bool:
         return bool(self.future.done())
@@ -197,6 +205,8 @@ class PendingVariant:
         if installed is not None:
             return installed
         artifact = self.future.result()  # re-raises a failed build
+        if self.artifact_of is not None:
+            artifact = self.artifact_of(artifact)
         variant = self.pool._finish(self.prepared, artifact)
         self.pool.variants[key] = variant
         self.pool.pending.pop(key, None)
@@ -354,8 +364,7 @@ class ProgramPool:
             elif not self.enable_jit:
                 raise self._no_variant_error(key)
             else:
-                self._providers[key.offset_provider] = offset_provider
-                variant = self._finish(self._prepare(key, offset_provider), None)
+                variant = self._finish(self.prepare(key, offset_provider), None)
                 self.variants[key] = variant
         self._fast[fast] = variant
         return variant
@@ -383,6 +392,29 @@ class ProgramPool:
 
         An operator is compiled for the call ``op(*args, out=out, offset_provider=...)``
         without ``domain=`` (the domain is ``out``'s), ``out`` typed as the operator returns."""
+        planned = self.plan_ahead_of_time(offset_provider, static_args)
+        if asynchronous is None:
+            from gt4py.infra import config
+
+            from . import _settings  # noqa: F401  (registers the setting)
+
+            asynchronous = bool(config.get("async_compilation"))
+        for key, provider, new in planned:
+            if not new:
+                continue
+            prepared = self.prepare(key, provider)
+            if asynchronous:
+                self._submit(prepared)
+            else:
+                self.variants[key] = self._finish(prepared, None)
+        return [key for key, _, _ in planned]
+
+    def plan_ahead_of_time(
+        self, offset_provider: Any, static_args: dict[str, Any]
+    ) -> list[tuple[VariantKey, Any, bool]]:
+        """The variants ``compile(offset_provider, static_args)`` stands for: per variant its
+        key, its offset provider and whether it still has to be made (neither compiled nor
+        pending). Checks the static arguments and the declared types; builds nothing."""
         for name, values in static_args.items():
             if not isinstance(values, list):
                 raise TypeError(
@@ -416,14 +448,9 @@ class ProgramPool:
             else (*self._declared[:-1], self._compilable_return_type())
         )
         providers = offset_provider if isinstance(offset_provider, list) else [offset_provider]
-        if asynchronous is None:
-            from gt4py.infra import config
-
-            from . import _settings  # noqa: F401  (registers the setting)
-
-            asynchronous = bool(config.get("async_compilation"))
         value_lists = [static_args[n] for n in self._static_names]
-        keys = []
+        planned = []
+        seen = set()
         for provider in providers:
             for values in itertools.product(*value_lists):
                 static = tuple(
@@ -431,16 +458,10 @@ class ProgramPool:
                     for n, v in zip(self._static_names, values, strict=True)
                 )
                 key = VariantKey(declared_arguments, static, None, _provider_key(provider))
-                keys.append(key)
-                if key in self.variants or key in self.pending:
-                    continue
-                self._providers[key.offset_provider] = provider
-                prepared = self._prepare(key, provider)
-                if asynchronous:
-                    self._submit(prepared)
-                else:
-                    self.variants[key] = self._finish(prepared, None)
-        return keys
+                new = key not in self.variants and key not in self.pending and key not in seen
+                seen.add(key)
+                planned.append((key, provider, new))
+        return planned
 
     def _compilable_return_type(self) -> Any:
         """What ``out`` is for an operator compiled ahead of time: a field or a tuple of them."""
@@ -495,7 +516,10 @@ class ProgramPool:
         bounds = [ts.ScalarType(np.dtype("int64"))] * (2 * len(key.domain_dims or ()))
         return program, [*key.arguments, *bounds]
 
-    def _prepare(self, key: VariantKey, offset_provider: Any) -> _Prepared:
+    def prepare(self, key: VariantKey, offset_provider: Any) -> _Prepared:
+        """Lower and optimize the variant ``key`` in this process (the frontend reads the
+        user's function); what is left is the backend's ``make_artifact`` and the load."""
+        self._providers[key.offset_provider] = offset_provider
         started = time.perf_counter()
         program, types_ = self._lower(key)
         optimized = self.backend.optimize(program)
