@@ -146,7 +146,8 @@ def needs_of(program: ir.Program) -> list[Need]:
                     start, stop = domain[dim].bounds()
                     needs.append(Need(output, dim, start, stop, k, "written", domain[dim].when()))
         walker = _ReadWalker(fields, offsets, domain, k)
-        for value in [*statement.values, *getattr(statement, "init", [])]:
+        shared = [b.value for b in statement.bindings]  # evaluated at every point
+        for value in [*shared, *statement.values, *getattr(statement, "init", [])]:
             walker.visit(value, guarded=False, reductions=())
         needs.extend(walker.needs)
     return needs

@@ -14,6 +14,7 @@ from ._binding import (
 from ._nodes import (
     Apply as Apply,
     AxisIndex as AxisIndex,
+    Binding as Binding,
     Call as Call,
     CartesianShift as CartesianShift,
     Cast as Cast,

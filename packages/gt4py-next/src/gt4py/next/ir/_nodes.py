@@ -195,12 +195,26 @@ class FieldBound(Expr):
         def __init__(self, *, field: str, dim: str, upper: bool) -> None: ...
 
 
+class Binding(Node):
+    """``name = value``, computed once per point before a statement's values and visible to
+    the bindings after it and to all values (values the outputs share)."""
+
+    name: str
+    value: Expr
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, name: str, value: Expr) -> None: ...
+
+
 class Apply(Node):
-    """Compute ``values[i]`` at every point of ``domain`` into field ``outputs[i]``."""
+    """Compute ``values[i]`` at every point of ``domain`` into field ``outputs[i]`` (after the
+    ``bindings``, in order)."""
 
     outputs: list[str]
     domain: list[Range]
     values: list[Expr]
+    bindings: list[Binding] = field(factory=list)
 
     if TYPE_CHECKING:
 
@@ -210,12 +224,14 @@ class Apply(Node):
             outputs: list[str],
             domain: list[Range],
             values: list[Expr],
+            bindings: list[Binding] = ...,
         ) -> None: ...
 
 
 class Scan(Node):
     """Sweep ``axis`` of ``domain`` (upwards if ``forward``) carrying ``carries`` (initially
-    ``init``); at each level the carries become ``values``, which are written to ``outputs``."""
+    ``init``); at each level the ``bindings`` are computed (from the carries of the level
+    before), then the carries become ``values``, which are written to ``outputs``."""
 
     outputs: list[str]
     domain: list[Range]
@@ -224,6 +240,7 @@ class Scan(Node):
     carries: list[str]
     init: list[Expr]
     values: list[Expr]
+    bindings: list[Binding] = field(factory=list)
 
     if TYPE_CHECKING:
 
@@ -237,6 +254,7 @@ class Scan(Node):
             carries: list[str],
             init: list[Expr],
             values: list[Expr],
+            bindings: list[Binding] = ...,
         ) -> None: ...
 
 

@@ -19,9 +19,11 @@ offsets: "offsets" "(" offset ("," offset)* ")"
 offset: NAME ":" NAME ["[" NAME "]"] "->" NAME
 temporaries: "temporaries" "(" temporary ("," temporary)* ")"
 temporary: NAME ":" "field" "[" [NAME ("," NAME)*] "]" NAME "[" domain "]"
-statement: outputs "<-" "apply" "[" domain "]" "(" exprs ")" ";"                 -> apply
+statement: outputs "<-" "apply" "[" domain "]" "(" bindings exprs ")" ";"        -> apply
          | outputs "<-" "scan" "<" NAME "," DIRECTION ";" names ">" "[" domain "]" \
-           "(" "init" "(" exprs ")" ";" exprs ")" ";"                              -> scan
+           "(" "init" "(" exprs ")" ";" bindings exprs ")" ";"                     -> scan
+bindings: binding*
+binding: "bind" NAME "=" expr ";"
 outputs: NAME | "(" names ")"
 names: NAME ("," NAME)*
 domain: [range ("," range)*]
@@ -113,11 +115,11 @@ def _build(tree: Any) -> Any:
             )
 
         def apply(self, items: list[Any]) -> ir.Apply:
-            outputs, domain, values = items
-            return ir.Apply(outputs=outputs, domain=domain, values=values)
+            outputs, domain, bindings, values = items
+            return ir.Apply(outputs=outputs, domain=domain, values=values, bindings=bindings)
 
         def scan(self, items: list[Any]) -> ir.Scan:
-            outputs, axis, direction, carries, domain, init, values = items
+            outputs, axis, direction, carries, domain, init, bindings, values = items
             return ir.Scan(
                 outputs=outputs,
                 domain=domain,
@@ -126,7 +128,15 @@ def _build(tree: Any) -> Any:
                 carries=carries,
                 init=init,
                 values=values,
+                bindings=bindings,
             )
+
+        def bindings(self, items: list[Any]) -> list[ir.Binding]:
+            return list(items)
+
+        def binding(self, items: list[Any]) -> ir.Binding:
+            name, value = items
+            return ir.Binding(name=str(name), value=value)
 
         def outputs(self, items: list[Any]) -> list[str]:
             (item,) = items

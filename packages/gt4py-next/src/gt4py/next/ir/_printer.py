@@ -75,7 +75,8 @@ def _outputs_text(outputs: list[str]) -> str:
 
 
 def _statement_text(statement: ir.Apply | ir.Scan) -> str:
-    values = _join([expr_text(v) for v in statement.values])
+    bindings = "".join(f"bind {b.name} = {expr_text(b.value)}; " for b in statement.bindings)
+    values = bindings + _join([expr_text(v) for v in statement.values])
     domain = _domain_text(statement.domain)
     if isinstance(statement, ir.Apply):
         return f"{_outputs_text(statement.outputs)} <- apply[{domain}]({values});"

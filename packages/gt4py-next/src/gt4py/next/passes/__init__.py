@@ -1,5 +1,5 @@
 """IR passes of gt4py.next, each a small module: temporaries vs recomputation, domain
-inference, constant folding, common subexpressions.
+inference, constant folding, common subexpressions, values a statement's outputs share.
 
 Lowering materializes intermediates as candidate temporaries; ``choose_temporaries`` keeps or
 inlines them (heuristic and figures: ADR 0013), ``infer_domains`` sizes the kept ones.
@@ -11,6 +11,7 @@ from .. import ir
 from .common_subexpressions import cse as cse
 from .constant_folding import fold_constants as fold_constants
 from .domain_inference import DomainInferenceError as DomainInferenceError, infer_domains
+from .shared_values import share_values as share_values
 from .temporaries import POLICIES as POLICIES, Policy as Policy, choose_temporaries
 
 
@@ -31,7 +32,7 @@ def default_pipeline(
         program = fold_constants(program)
     if cse:
         program = common_subexpressions.cse(program)
-    return program
+    return share_values(program)
 
 
 __all__ = [
@@ -43,4 +44,5 @@ __all__ = [
     "default_pipeline",
     "fold_constants",
     "infer_domains",
+    "share_values",
 ]

@@ -385,6 +385,7 @@ class CppGenerator:
             else f"for (index_t i_{axis} = {hi} - 1; i_{axis} >= {lo}; --i_{axis}) {{"
         )
         inner.append(step)
+        inner.extend(f"  {line}" for line in self._bindings(statement, position))
         news = []
         for value, cxx in zip(statement.values, dtypes, strict=True):
             temp = f"v{next(self._counter)}"
@@ -397,9 +398,15 @@ class CppGenerator:
         inner.append("}")
         return inner
 
+    def _bindings(self, statement: ir.Apply | ir.Scan, position: dict[str, str]) -> list[str]:
+        """The values a statement's outputs share, once per point, before its values."""
+        return [
+            f"const auto {b.name} = {self.expr(b.value, position)};" for b in statement.bindings
+        ]
+
     def _apply_body(self, statement: ir.Apply, position: dict[str, str]) -> list[str]:
         """One point of an ``Apply``: every value into a temporary, then the writes."""
-        body: list[str] = []
+        body: list[str] = self._bindings(statement, position)
         temps = []
         for value in statement.values:
             temp = f"v{next(self._counter)}"

@@ -156,7 +156,10 @@ class PythonGenerator:
         del shape
         shape_text = ", ".join("1" if d == axis else f"max(hi{k}_{d} - lo{k}_{d}, 0)" for d in dims)
         if isinstance(statement, ir.Apply):
-            self._check_status(statement.values, position, k, "    ")
+            self._bindings(statement, position, "    ")
+            self._check_status(
+                [*(b.value for b in statement.bindings), *statement.values], position, k, "    "
+            )
             values = [self.expr(v, position) for v in statement.values]
             if len(values) > 1:  # every value is computed before any output is written
                 names = [f"v{k}_{i}" for i in range(len(values))]
@@ -178,7 +181,10 @@ class PythonGenerator:
             else f"range(hi{k}_{axis} - 1, lo{k}_{axis} - 1, -1)"
         )
         self.lines.append(f"    for level{k} in {levels}:")
-        self._check_status(statement.values, position, k, "        ")
+        self._bindings(statement, position, "        ")
+        self._check_status(
+            [*(b.value for b in statement.bindings), *statement.values], position, k, "        "
+        )
         values = [self.expr(v, position) for v in statement.values]
         temps = [f"new{k}_{i}" for i in range(len(values))]
         for temp, value, init in zip(temps, values, statement.init, strict=True):
@@ -189,6 +195,13 @@ class PythonGenerator:
         )
         for output, carry in zip(statement.outputs, statement.carries, strict=True):
             self._write(output, carry, dims, k, position, shape_text, "        ")
+
+    def _bindings(
+        self, statement: ir.Apply | ir.Scan, position: dict[str, str], indent: str
+    ) -> None:
+        """The values a statement's outputs share, once, before its values."""
+        for binding in statement.bindings:
+            self.lines.append(f"{indent}{binding.name} = {self.expr(binding.value, position)}")
 
     def _check_status(
         self, values: list[ir.Expr], position: dict[str, str], k: int, indent: str
