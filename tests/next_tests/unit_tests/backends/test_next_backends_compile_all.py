@@ -133,6 +133,23 @@ def test_frontend_errors_are_failures_not_crashes(cache_dir):
     assert len(report.built) == 1
 
 
+def test_a_definition_that_does_not_type_check_is_a_failure_of_its_own(cache_dir):
+    @gtx.field_operator
+    def identity(a: IField) -> IField:
+        return a
+
+    def bad(a: IField, s: gtx.float64):
+        identity(a, out=s)
+
+    broken = gtx.program(backend=gtx.itir_python)(bad)
+    report = gtx.compile_all(
+        [broken, make_program(0)], offset_provider={}, raise_on_error=False, progress=False
+    )
+    assert list(report.failures) == ["program 'bad' on itir_python"]
+    assert "'out' must be a field" in str(report.failures["program 'bad' on itir_python"])
+    assert len(report.built) == 1
+
+
 class _StuckRunner(runners.Runner):
     """Futures that finish only when released (a slow or hung compile farm)."""
 

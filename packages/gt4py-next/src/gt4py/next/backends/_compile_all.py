@@ -196,7 +196,22 @@ def _pool_of(definition: Any) -> Any:
             f"compile_all(): {name} runs on the embedded backend {backend.name}, which compiles "
             "nothing: use .with_backend(gtx.gtfn_cpu) (or another compiled backend) first"
         )
-    return backend.pool(definition)
+    try:
+        return backend.pool(definition)
+    except Exception as error:  # e.g. a definition that does not type-check: its failure
+        return _Unusable(f"{_kind(definition)} '{name}' on {backend.name}", error)
+
+
+@dataclasses.dataclass
+class _Unusable:
+    """What stands for a definition whose pool cannot be made (its error is its failure)."""
+
+    name: str
+    error: Exception
+
+
+def _kind(definition: Any) -> str:
+    return "program" if type(definition).__name__ == "Program" else "field operator"
 
 
 def _progress_sink(progress: Any) -> Callable[[CompileProgress], None]:
@@ -304,6 +319,9 @@ def compile_all(
     for index in order:
         options = dict(items[index][1])
         pool = pools[index]
+        if isinstance(pool, _Unusable):
+            failures[pool.name] = pool.error
+            continue
         provider = options.pop("offset_provider", offset_provider)
         try:
             variants = pool.plan_ahead_of_time(provider, options)

@@ -219,7 +219,9 @@ class OperatorLowering:
                 then_env, else_env = dict(env), dict(env)
                 self._block(list(node.body), then_env)
                 self._block(list(node.orelse), else_env)
-                for name in then_env.keys() & else_env.keys():
+                # in assignment order: a set's order changes with the hash seed, and so would
+                # the fresh names, the IR and its persistent cache key in every new process
+                for name in [n for n in then_env if n in else_env]:
                     then_value, else_value = then_env[name], else_env[name]
                     if then_value is not else_value:
                         selected = _select(condition, then_value, else_value)  # type: ignore[arg-type]
