@@ -231,6 +231,8 @@ def test_embedded_programs_and_non_programs_are_refused_at_once():
         gtx.compile_all([embedded])
     with pytest.raises(TypeError, match=r"not a gt4py\.next program"):
         gtx.compile_all([len])
+    with pytest.raises(ValueError, match="heartbeat"):
+        gtx.compile_all([], heartbeat=0)
 
 
 def test_as_runner():

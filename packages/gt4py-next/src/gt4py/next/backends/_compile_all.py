@@ -280,6 +280,10 @@ def compile_all(
 
     from ._compiled_programs import PendingVariant
 
+    if not heartbeat > 0:
+        raise ValueError(
+            f"compile_all(heartbeat={heartbeat!r}) must be a positive number of seconds"
+        )
     started = time.perf_counter()
     items = _items(programs)
     pools = [_pool_of(definition) for definition, _ in items]  # type errors at once
