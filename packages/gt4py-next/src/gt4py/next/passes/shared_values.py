@@ -95,32 +95,5 @@ def share_values(program: ir.Program) -> ir.Program:
             body.append(statement)
             continue
         bindings, values = _share(statement, fresh)
-        if isinstance(statement, ir.Apply):
-            body.append(
-                ir.Apply(
-                    outputs=statement.outputs,
-                    domain=statement.domain,
-                    values=values,
-                    bindings=bindings,
-                )
-            )
-        else:
-            body.append(
-                ir.Scan(
-                    outputs=statement.outputs,
-                    domain=statement.domain,
-                    axis=statement.axis,
-                    forward=statement.forward,
-                    carries=statement.carries,
-                    init=statement.init,
-                    values=values,
-                    bindings=bindings,
-                )
-            )
-    return ir.Program(
-        name=program.name,
-        params=program.params,
-        offsets=program.offsets,
-        body=body,
-        temporaries=program.temporaries,
-    )
+        body.append(statement.replace(values=values, bindings=bindings))
+    return program.replace(body=body)
