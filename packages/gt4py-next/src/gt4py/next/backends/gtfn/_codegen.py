@@ -189,9 +189,14 @@ class CppGenerator:
         table_dtypes: Mapping[str, str],
         *,
         check_every_read: bool = False,
+        openmp: bool = True,
+        parallel_threshold: int = PARALLEL_THRESHOLD,
     ) -> None:
         self.program = program
         self.check_every_read = check_every_read
+        # without OpenMP the generated code has no `#pragma omp` at all (not even `simd`)
+        self.openmp = openmp
+        self.parallel_threshold = parallel_threshold
         self.fields = {p.name: p for p in program.params if isinstance(p, ir.FieldParam)}
         for temporary in program.temporaries:  # read and written like fields
             self.fields[temporary.name] = ir.FieldParam(
@@ -353,9 +358,7 @@ class CppGenerator:
         depth = 1
         if loops:
             collapse = min(len(loops), 2)
-            code.append(
-                f"  #pragma omp parallel for collapse({collapse}) if({points} > {PARALLEL_THRESHOLD})"
-            )
+            code.extend(self._pragma(f"parallel for collapse({collapse}) {self._if_large(points)}"))
         for dim in loops:
             k = ids[dim]
             code.append(
@@ -445,7 +448,7 @@ class CppGenerator:
         # an empty innermost range reads nothing, not even the hoisted table entries
         code.append(f"  if (hi{k} > lo{k}) {{")
         collapse = f" collapse({min(len(outer), 2)})" if len(outer) > 1 else ""
-        code.append(f"  #pragma omp parallel for{collapse} if({points} > {PARALLEL_THRESHOLD})")
+        code.extend(self._pragma(f"parallel for{collapse} {self._if_large(points)}"))
         depth = 1
         for dim in outer:
             code.append(
@@ -458,7 +461,7 @@ class CppGenerator:
 
         def simd_loop(body: list[str]) -> list[str]:
             return [
-                pad + "#pragma omp simd",
+                *(pad + line.strip() for line in self._pragma("simd")),
                 pad + f"for (index_t i_{last} = lo{k}; i_{last} < hi{k}; ++i_{last}) {{",
                 *(pad + "  " + line for line in body),
                 pad + "}",
@@ -479,6 +482,14 @@ class CppGenerator:
         code.append("  }")
         code.append("  }")
         return code
+
+    def _pragma(self, clause: str) -> list[str]:
+        """``#pragma omp <clause>`` as a line of a loop nest, or nothing without OpenMP."""
+        return [f"  #pragma omp {clause}"] if self.openmp else []
+
+    def _if_large(self, points: str) -> str:
+        """The OpenMP clause running a loop nest in parallel only above the threshold."""
+        return f"if({points} > {self.parallel_threshold})"
 
     def _literal_type(self, node: ir.Expr) -> str:
         assert isinstance(node, ir.Literal)
