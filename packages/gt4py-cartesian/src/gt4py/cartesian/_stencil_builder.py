@@ -4,8 +4,6 @@ StencilObject."""
 from __future__ import annotations
 
 import dataclasses
-import importlib.machinery
-import importlib.util
 import pathlib
 import pprint
 import shutil
@@ -17,7 +15,7 @@ from types import ModuleType
 from typing import Any
 
 from gt4py.infra import config
-from gt4py.infra.caching import BuildDirCache
+from gt4py.infra.caching import BuildDirCache, import_generated_module
 
 from . import _backends
 from ._errors import GTScriptDefinitionError
@@ -98,28 +96,6 @@ def _dump_stages(name: str, backend: str, definition: Any, analysed: Any, code: 
     (target / "2_generated.py").write_text(code)
 
 
-class _CachedModuleLoader(importlib.machinery.SourceFileLoader):
-    """Loads a generated module from its source only, never through ``__pycache__``.
-
-    The cache entry was just validated (size and checksum of every file); Python's bytecode
-    next to it is not part of the entry, so a damaged ``.pyc`` would run unchecked (a flipped
-    constant gives wrong numbers), and writing one would change a published entry. Compiling
-    the small generated module costs well under a millisecond.
-    """
-
-    def path_stats(self, path: str) -> Mapping[str, Any]:
-        raise OSError("no bytecode cache for generated stencil modules")
-
-
-def _load(path: pathlib.Path, module_name: str) -> ModuleType:
-    loader = _CachedModuleLoader(module_name, str(path))
-    spec = importlib.util.spec_from_file_location(module_name, path, loader=loader)
-    assert spec is not None
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
-
-
 def build_stencil(
     func: Callable[..., Any],
     *,
@@ -169,7 +145,9 @@ def build_stencil(
         # Regenerate no matter what the cache holds, into a private directory of this process.
         directory = pathlib.Path(tempfile.mkdtemp(prefix=f"gt4py_cartesian_{name}_"))
         build(directory)
-        module = _load(directory / MODULE_FILE, f"gt4py_cartesian_stencil_rebuilt_{id(directory)}")
+        module = import_generated_module(
+            directory / MODULE_FILE, f"gt4py_cartesian_stencil_rebuilt_{id(directory)}"
+        )
         path = directory / MODULE_FILE
     else:
         with _lock:
@@ -177,7 +155,7 @@ def build_stencil(
         entry = _cache.get_or_build(key, build)
         path = entry / MODULE_FILE
         if loaded is None:
-            module = _load(path, f"gt4py_cartesian_stencil_{key.digest}")
+            module = import_generated_module(path, f"gt4py_cartesian_stencil_{key.digest}")
             with _lock:
                 _loaded[key.digest] = module
         else:

@@ -7,6 +7,7 @@
   rebuilt), and concurrent builders of one key build it once.
 - :class:`CacheKey` keeps named parts, so with ``GT4PY_CACHE_DIAGNOSTICS=1`` (or the logger
   ``gt4py.infra.caching`` at DEBUG) every miss says which part changed.
+- :func:`import_generated_module` imports generated Python from an entry, never via bytecode.
 
 ``python -m gt4py.infra.cache info|clean`` inspects and trims the cache.
 """
@@ -19,6 +20,7 @@ from ._build_counts import builds_in_this_thread as builds_in_this_thread
 from ._build_dir_cache import BuildDirCache as BuildDirCache
 from ._errors import CacheError as CacheError
 from ._file_cache import FileCache as FileCache
+from ._generated_module import import_generated_module as import_generated_module
 from ._keys import CacheKey as CacheKey
 from ._source_digest import source_digest as source_digest
 
@@ -30,6 +32,7 @@ __all__ = [
     "FileCache",
     "atomic_publish_dir",
     "builds_in_this_thread",
+    "import_generated_module",
     "atomic_write_bytes",
     "source_digest",
 ]
