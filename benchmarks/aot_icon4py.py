@@ -1,7 +1,7 @@
 """icon4py's programs compiled ahead of time with ``gtx.compile_all`` (issue 18 figures).
 
-    .venv-3.12/bin/python benchmarks/aot_icon4py.py all --site /work/icon4py/site \
-        --deps /work/icon4py/deps --modules 'atmosphere\\.dycore' --out /tmp/aot.json
+    .venv-3.12/bin/python benchmarks/aot_icon4py.py all --site ICON4PY_SITE \
+        --deps ICON4PY_DEPS --modules 'atmosphere\\.dycore' --out /tmp/aot.json
 
 ``all`` runs, each in a fresh process on a fresh cache (gtfn_cpu): ``serial`` (SerialRunner),
 ``process`` (ProcessRunner, 2 workers), ``dask`` (a LocalCluster of 2 worker processes), then
@@ -197,8 +197,12 @@ def run_all(args: argparse.Namespace) -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("what", choices=["all", "run"])
-    parser.add_argument("--site", default="/work/icon4py/site")
-    parser.add_argument("--deps", default="/work/icon4py/deps")
+    parser.add_argument(
+        "--site", default=os.environ.get("ICON4PY_SITE"), required="ICON4PY_SITE" not in os.environ
+    )
+    parser.add_argument(
+        "--deps", default=os.environ.get("ICON4PY_DEPS"), required="ICON4PY_DEPS" not in os.environ
+    )
     parser.add_argument("--modules", default=r"atmosphere\.dycore")
     parser.add_argument("--mode", choices=["serial", "process", "dask", "load", "rank"])
     parser.add_argument("--modes", default="serial,process,dask")

@@ -1,12 +1,12 @@
 """gt:cpu_ifirst side by side with released gt4py 1.2.3, in one sitting.
 
-Runs ``/work/shared/bench/cart_lap.py BACKEND`` (a 256x256x80 Laplacian: build time, steady
+Runs ``workloads/cart_lap.py BACKEND`` (a 256x256x80 Laplacian: build time, steady
 call, tiny 6x6x1 call) in fresh processes:
 
 - ours, cold, empty cache (includes the one-time native toolchain set-up of this machine),
 - ours, cold, empty stencil cache but a toolchain already set up (the usual cold build),
 - ours, warm: a new process on the filled cache, with GT4PY_CXX=/nonexistent (no compiler),
-- released gt4py 1.2.3, cold (own fresh cache) and warm.
+- released gt4py 1.2.3 (``GT4PY_RELEASED_PYTHON``), cold (own fresh cache) and warm.
 
 Usage: uv run python benchmarks/cartesian_cpp_bench.py [--backend gt:cpu_ifirst] [--repeats 3]
 """
@@ -22,9 +22,10 @@ import sys
 import tempfile
 import time
 
+import _yardstick
 
-BENCH = pathlib.Path("/work/shared/bench/cart_lap.py")
-ANCHOR_PYTHON = pathlib.Path("/work/anchor-venv/bin/python")
+
+BENCH = _yardstick.WORKLOADS / "cart_lap.py"
 MAIN = pathlib.Path(__file__).resolve().parents[1]
 
 
@@ -34,14 +35,16 @@ def run_ours(backend: str, cache: pathlib.Path, **env: str) -> dict[str, object]
 
 
 def run_released(backend: str, cache: pathlib.Path) -> dict[str, object]:
+    anchor = _yardstick.released_python()
+    assert anchor is not None
     env = {
         **os.environ,
-        "PATH": f"{ANCHOR_PYTHON.parent}:{os.environ.get('PATH', '')}",
+        "PATH": f"{pathlib.Path(anchor).parent}:{os.environ.get('PATH', '')}",
         "GT4PY_BUILD_CACHE_DIR": str(cache),
         "GT_CACHE_ROOT": str(cache),
     }
     env.pop("VIRTUAL_ENV", None)
-    return _run([str(ANCHOR_PYTHON), str(BENCH), backend], pathlib.Path("/tmp"), env)
+    return _run([anchor, str(BENCH), backend], pathlib.Path("/tmp"), env)
 
 
 def _run(command: list[str], cwd: pathlib.Path, env: dict[str, str]) -> dict[str, object]:
@@ -71,6 +74,9 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3, help="warm runs per implementation")
     parser.add_argument("--skip-released", action="store_true")
     args = parser.parse_args()
+    if _yardstick.released_python() is None:
+        print(_yardstick.missing_released_hint())
+        args.skip_released = True
     rows: list[tuple[str, dict[str, object]]] = []
     with tempfile.TemporaryDirectory(prefix="gt4py_cpp_bench_") as tmp:
         tmp_path = pathlib.Path(tmp)

@@ -1,8 +1,8 @@
-"""Side by side: the GTScript Laplacian of ``shared/bench/cart_lap.py`` on ours and on released
+"""Side by side: the GTScript Laplacian of ``workloads/cart_lap.py`` on ours and on released
 gt4py 1.2.3, in one sitting, plus the time to ``import gt4py.cartesian.gtscript``.
 
     uv run python benchmarks/cartesian_lap_bench.py [--backend numpy] [--repeats 3]
-        [--import-repeats 5] [--released-python /work/anchor-venv/bin/python]
+        [--import-repeats 5] [--released-python $GT4PY_RELEASED_PYTHON]
 
 Each workload run is a fresh process (the script prints one JSON line); runs of the two
 implementations alternate so that load from other processes hits both alike. Released gt4py
@@ -20,10 +20,11 @@ import sys
 import tempfile
 import time
 
+import _yardstick
+
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-WORKLOAD = ROOT.parent / "shared" / "bench" / "cart_lap.py"
-RELEASED_PYTHON = "/work/anchor-venv/bin/python"
+WORKLOAD = _yardstick.WORKLOADS / "cart_lap.py"
 METRICS = ("build_s", "steady_median_s", "small_call_median_s")
 
 
@@ -75,7 +76,7 @@ def main() -> None:
     parser.add_argument("--backend", default="numpy")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--import-repeats", type=int, default=5)
-    parser.add_argument("--released-python", default=RELEASED_PYTHON)
+    parser.add_argument("--released-python", default=_yardstick.released_python())
     args = parser.parse_args()
 
     sides = {"ours": _ours(), "released": _released(args.released_python)}

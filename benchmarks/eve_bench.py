@@ -4,10 +4,10 @@ The same workload runs under both implementations, each in its own interpreter:
 
     uv run python benchmarks/eve_bench.py                       # driver: both, side by side
     uv run python benchmarks/eve_bench.py --impl ours           # one implementation, JSON out
-    /work/anchor-venv/bin/python benchmarks/eve_bench.py --impl released
+    $GT4PY_RELEASED_PYTHON benchmarks/eve_bench.py --impl released
 
 Released gt4py 1.2.3 needs Python >= 3.12; the driver runs it with ``--released-python``
-(default ``/work/anchor-venv/bin/python``, a venv with ``gt4py==1.2.3``). Ours runs through
+(default ``$GT4PY_RELEASED_PYTHON``, a venv with ``gt4py==1.2.3``). Ours runs through
 ``uv run`` (the workspace's Python) unless ``--ours-python`` names another interpreter with
 this workspace's gt4py-eve installed (to compare on the same Python version). Only the
 public API of released ``gt4py.eve`` is used.
@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 
-DEFAULT_RELEASED_PYTHON = "/work/anchor-venv/bin/python"
+DEFAULT_RELEASED_PYTHON = os.environ.get("GT4PY_RELEASED_PYTHON", "")
 
 
 def _define_ir(eve: Any, node_base: Any) -> dict[str, Any]:
@@ -218,8 +218,8 @@ def drive(repeats: int, released_python: str, rounds: int, ours_python: str | No
     if not os.path.exists(released_python):
         raise SystemExit(
             f"released gt4py interpreter {released_python} not found; create it with\n"
-            "  uv venv -p 3.12 /work/anchor-venv && "
-            'uv pip install -p /work/anchor-venv/bin/python "gt4py==1.2.3"'
+            "  uv venv -p 3.12 R && "
+            'uv pip install -p R/bin/python "gt4py==1.2.3" and set GT4PY_RELEASED_PYTHON=R/bin/python'
         )
     # Alternate the two implementations so that machine load affects both alike.
     ours_runs, released_runs = [], []

@@ -39,8 +39,8 @@ step bench_gpu_cold $PY benchmarks/next_gpu_bench.py lap
 step bench_gpu_warm $PY benchmarks/next_gpu_bench.py lap tiny bandwidth
 # the shared side-by-side scripts (they allocate host fields: gtfn_gpu rejects them unless the
 # script allocates with the backend; their output says which)
-step shared_next_lap $PY /work/shared/bench/next_lap.py gtfn_gpu
-step shared_next_unstructured $PY /work/shared/bench/next_unstructured.py gtfn_gpu
+step shared_next_lap $PY benchmarks/workloads/next_lap.py gtfn_gpu
+step shared_next_unstructured $PY benchmarks/workloads/next_unstructured.py gtfn_gpu
 
 echo "=== done (status $status); logs in $OUT" | tee -a "$OUT/summary.txt"
 exit $status

@@ -1,6 +1,6 @@
 """gtfn_gpu figures (ADR 0019), for a machine with a GPU: one JSON line per case.
 
-- lap 256x256x80 (the shape of ../shared/bench/next_lap.py) with device fields: first call
+- lap 256x256x80 (the shape of workloads/next_lap.py) with device fields: first call
   (cold or warm cache, as the environment gives it), steady median (stream synchronized);
 - tiny call 8x8x1: host time per call (launch included, not synchronized), the call overhead;
 - bandwidth: a copy and a 3-point K-average over 1024x1024x80 float64, against cupy copying

@@ -1,8 +1,8 @@
 """gtfn_cpu's Laplacian against this machine's limits, in one process and one sitting.
 
-- ``stream.c`` (../shared/bench): hand-written C + OpenMP copy and Laplacian of the same size,
+- ``workloads/stream.c``: hand-written C + OpenMP copy and Laplacian of the same size,
   compiled with the system C compiler: the practical limit;
-- ours, ``cached``: back-to-back calls, as ../shared/bench/next_lap.py times them (the 84 MB
+- ours, ``cached``: back-to-back calls, as workloads/next_lap.py times them (the 84 MB
   working set may stay in a large L3);
 - ours, ``evicted``: the input rewritten between calls (outside the timed region), so each call
   streams it from memory; beside it a numpy copy of the same array, also evicted.
@@ -22,10 +22,11 @@ import time
 
 import numpy as np
 
+import _yardstick
 import gt4py.next as gtx
 
 
-STREAM = pathlib.Path("/work/shared/bench/stream.c")
+STREAM = _yardstick.WORKLOADS / "stream.c"
 I, J = gtx.Dimension("I"), gtx.Dimension("J")
 K = gtx.Dimension("K", kind=gtx.DimensionKind.VERTICAL)
 F3 = gtx.Field[gtx.Dims[I, J, K], gtx.float64]

@@ -1,11 +1,11 @@
-"""gtfn_cpu, ours vs released gt4py 1.2.3, in one sitting: ../shared/bench/next_lap.py.
+"""gtfn_cpu, ours vs released gt4py 1.2.3, in one sitting: workloads/next_lap.py.
 
 Ours (``uv run python`` from the repository root):
   cold (toolchain set up too)  - a fresh GT4PY_BUILD_CACHE_DIR;
   cold (toolchain warm)        - the same directory with everything but native/toolchains and
                                  native/tool-versions removed;
   warm (new process)           - the same directory again, as it is.
-Released (``/work/anchor-venv/bin/python``, cwd=/tmp, its own fresh cache dir with
+Released (``GT4PY_RELEASED_PYTHON``, cwd=/tmp, its own fresh cache dir with
 GT4PY_BUILD_CACHE_LIFETIME=persistent): cold, then warm in a new process.
 
 Ours runs REPEATS times (default 3, each in a fresh cache; the median first call is shown with
@@ -24,9 +24,11 @@ import subprocess
 import sys
 import tempfile
 
+import _yardstick
 
-BENCH = "/work/shared/bench/next_lap.py"
-ANCHOR = "/work/anchor-venv/bin/python"
+
+BENCH = str(_yardstick.WORKLOADS / "next_lap.py")
+ANCHOR = _yardstick.released_python()
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
@@ -75,7 +77,9 @@ def main() -> None:
         rows[f"ours cold{label}"] = median_row(cold)
         rows[f"ours cold, toolchain ready{label}"] = median_row(cold_warm_toolchain)
         rows[f"ours warm new process{label}"] = median_row(warm)
-    if pathlib.Path(ANCHOR).exists():
+    if ANCHOR is None:
+        print(_yardstick.missing_released_hint())
+    else:
         released = [ANCHOR, BENCH, "gtfn_cpu", *sizes]
         env = {
             "PATH": f"{pathlib.Path(ANCHOR).parent}:{os.environ['PATH']}",

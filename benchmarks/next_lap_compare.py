@@ -2,9 +2,9 @@
 
     uv run python benchmarks/next_lap_compare.py [--repeats N]
 
-Runs /work/shared/bench/next_lap.py's ``embedded`` workload (a 5-point Laplacian program,
+Runs workloads/next_lap.py's ``embedded`` workload (a 5-point Laplacian program,
 steady 256x256x80 calls and a tiny 8x8x1 call) in fresh processes: ours through ``uv run``
-from the workspace, released gt4py from /work/anchor-venv (cwd=/tmp so its own gt4py is
+from the workspace, released gt4py from ``GT4PY_RELEASED_PYTHON`` (cwd=/tmp so its own gt4py is
 imported). The same stencil hand-written in numpy (body plus assignment into the output) is
 timed in this process. Prints the medians over the repeated runs and the ratios.
 """
@@ -22,9 +22,11 @@ import time
 
 import numpy as np
 
+import _yardstick
 
-WORKLOAD = pathlib.Path("/work/shared/bench/next_lap.py")
-ANCHOR_PYTHON = pathlib.Path("/work/anchor-venv/bin/python")
+
+WORKLOAD = _yardstick.WORKLOADS / "next_lap.py"
+ANCHOR_PYTHON = _yardstick.released_python()
 REPO = pathlib.Path(__file__).resolve().parents[1]
 
 

@@ -1,11 +1,11 @@
 """Unstructured programs (div over cell->edge, grad over edge->cell), ours vs released gt4py
-1.2.3, in one sitting: ../shared/bench/next_unstructured.py (periodic triangular mesh, 20 000
+1.2.3, in one sitting: workloads/next_unstructured.py (periodic triangular mesh, 20 000
 cells x 80 levels by default).
 
 Runs, each in a new process with its own fresh GT4PY_BUILD_CACHE_DIR:
   ours gtfn_cpu       - ``uv run python`` from the repository root;
   ours embedded       - the same, embedded_numpy (the reference semantics);
-  released gtfn_cpu   - ``/work/anchor-venv/bin/python``, cwd=/tmp, its bin first on PATH.
+  released gtfn_cpu   - ``GT4PY_RELEASED_PYTHON``, cwd=/tmp, its bin first on PATH.
 Prints first-call times and steady medians side by side, and the ours/released ratios.
 
 Usage: python benchmarks/next_unstructured_compare.py [NX] [K]
@@ -21,9 +21,11 @@ import sys
 import tempfile
 from typing import Any
 
+import _yardstick
 
-BENCH = "/work/shared/bench/next_unstructured.py"
-ANCHOR = "/work/anchor-venv/bin/python"
+
+BENCH = str(_yardstick.WORKLOADS / "next_unstructured.py")
+ANCHOR = _yardstick.released_python()
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 COLUMNS = ("div_first_s", "div_steady_s", "grad_first_s", "grad_steady_s", "correct")
 
@@ -43,7 +45,9 @@ def main() -> None:
     sizes = sys.argv[1:]
     rows: dict[str, dict[str, Any]] = {}
     rows["ours gtfn_cpu"] = run(["uv", "run", "python", BENCH, "gtfn_cpu", *sizes], str(ROOT), {})
-    if pathlib.Path(ANCHOR).exists():
+    if ANCHOR is None:
+        print(_yardstick.missing_released_hint())
+    else:
         env = {"PATH": f"{pathlib.Path(ANCHOR).parent}:{os.environ['PATH']}"}
         rows["released gtfn_cpu"] = run([ANCHOR, BENCH, "gtfn_cpu", *sizes], "/tmp", env)
     rows["ours embedded"] = run(["uv", "run", "python", BENCH, "embedded", *sizes], str(ROOT), {})
