@@ -10,7 +10,7 @@ from gt4py.infra import caching, config
 
 from . import _tools
 from ._host import host_cpu_identity, targets_build_host
-from ._module_build import CudaToolkit, ModuleSources, build_module
+from ._module_build import CudaToolkit, ModuleSources, build_module, shipped_headers_digest
 from ._module_lookup import find_built, lookup_key, nanobind_path, record_built
 from ._options import BuildOptions, BuildType
 from ._toolchain import ensure_toolchain, toolchain_spec
@@ -26,8 +26,11 @@ def build_extension(
     The entry is keyed on the sources, the options and the toolchain's identity (compiler and
     its version, nanobind, Python, CMake, Ninja, and nvcc for CUDA builds). Concurrent builders
     of one key, in threads or processes, build it once; a later process finds it without
-    running any tool, and without a compiler at all (see ``_module_lookup``). Files ending in .cpp/.cc/.cxx/.c++ are compiled as C++, .cu with nvcc
-    (needs ``options.cuda``); other files (headers) are only written next to them.
+    running any tool, and without a compiler at all (see ``_module_lookup``). Files ending in
+    .cpp/.cc/.cxx/.c++ are compiled as C++, .cu with nvcc (needs ``options.cuda``); other files
+    (headers) are only written next to them. The headers shipped with gt4py.infra
+    (``<gt4py/python_semantics.hpp>``, ``<gt4py/cuda_launch.hpp>``) are on the include path and
+    in the key by their digest.
 
     Raises ``CompilationError`` when the compiler rejects the sources and ``ToolchainError``
     when a build tool is missing or broken.
@@ -43,6 +46,7 @@ def build_extension(
         "name": name,
         "sources": fingerprinting.strict(dict(sorted(module.files.items()))),
         "options": fingerprinting.strict(resolved),
+        "shipped_headers": shipped_headers_digest(),
         "host_cpu": (
             fingerprinting.strict(host_cpu_identity())
             if targets_build_host((*resolved.extra_compile_flags, *resolved.extra_cuda_flags))

@@ -9,6 +9,8 @@ with ``ninja -C <dir>``.
 from __future__ import annotations
 
 import dataclasses
+import functools
+import hashlib
 import os
 import pathlib
 import platform
@@ -32,6 +34,23 @@ CUDA_SUFFIXES: Final = frozenset({".cu"})
 # Restrictive on purpose: such names need no quoting in shells, Ninja files or messages.
 _SOURCE_NAME: Final = re.compile(r"[A-Za-z0-9_.+-]+(/[A-Za-z0-9_.+-]+)*")
 _NB_MODULE: Final = re.compile(r"\bNB_MODULE\s*\(\s*([A-Za-z_][A-Za-z0-9_]*)")
+# Headers shipped with gt4py.infra (``#include <gt4py/python_semantics.hpp>``): on the include
+# path of every build, after the module's own and the options' directories.
+SHIPPED_INCLUDE_DIR: Final = pathlib.Path(__file__).parent / "include"
+
+
+@functools.cache
+def shipped_headers_digest() -> str:
+    """Digest of the shipped headers' names and contents: part of every build key, since any
+    build may include them (an installed gt4py-infra does not change while a process runs)."""
+    digest = hashlib.sha256()
+    for path in sorted(SHIPPED_INCLUDE_DIR.rglob("*")):
+        if path.is_file():
+            content = path.read_bytes()
+            name = path.relative_to(SHIPPED_INCLUDE_DIR).as_posix()
+            digest.update(f"{name}\0{len(content)}\0".encode())
+            digest.update(content)
+    return digest.hexdigest()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -190,7 +209,11 @@ def _ninja_file(
 ) -> str:
     standard = CXX_STANDARD_FLAGS[options.cxx_standard]
     openmp = list(toolchain.openmp_flags or ()) if options.openmp else []
-    user_includes = ["-Isrc", *(f"-I{directory}" for directory in options.include_dirs)]
+    user_includes = [
+        "-Isrc",
+        *(f"-I{directory}" for directory in options.include_dirs),
+        f"-I{SHIPPED_INCLUDE_DIR}",
+    ]
     cuda_includes = [f"-I{cuda.include_dir}"] if cuda else []
 
     cxx_command = [
@@ -265,6 +288,7 @@ def _nvcc_command(
             command += ["-Xcompiler", token]
     command += [*options.define_flags(), "-Isrc"]
     command += [f"-I{directory}" for directory in options.include_dirs]
+    command.append(f"-I{SHIPPED_INCLUDE_DIR}")
     for flag in openmp:
         command += ["-Xcompiler", flag]
     command += options.extra_cuda_flags

@@ -1,0 +1,153 @@
+// Python's (numpy's) arithmetic for generated C++ and CUDA: where C++ differs from numpy on
+// the same dtypes (// and % on negative operands, ** on integers, NaN in min/max, abs of the
+// most negative integer, int / int), these helpers compute what numpy computes.
+//
+// Shipped with gt4py.infra.native, which puts its include directory on every build's include
+// path and a digest of it in every build key. Header-only, C++17; every function is callable
+// on the device when compiled by nvcc (GT4PY_HD), without --expt-relaxed-constexpr.
+#pragma once
+
+#include <cmath>
+#include <type_traits>
+
+#ifdef __CUDACC__
+#define GT4PY_HD __host__ __device__
+#else
+#define GT4PY_HD
+#endif
+
+namespace gt4py {
+
+template <class A, class B> using common_t = std::common_type_t<A, B>;
+
+namespace detail {
+// Integer arithmetic that wraps as numpy's does: done on the unsigned type of the same width,
+// where C++ defines wrapping (signed overflow is undefined behaviour).
+template <class T> using wrapping_t = std::make_unsigned_t<std::conditional_t<std::is_same_v<T, bool>, unsigned char, T>>;
+template <class T> GT4PY_HD inline T negate(T a) { return static_cast<T>(wrapping_t<T>(0) - static_cast<wrapping_t<T>>(a)); }
+}  // namespace detail
+
+// Python's //: rounds towards minus infinity. Floats as numpy's floor_divide (not
+// floor(a / b), which is off by one where a / b rounds up to an integer: 1.0 // 0.1 == 9).
+// Integer division by zero is undefined, as in C++; the most negative integer // -1 wraps.
+template <class A, class B> GT4PY_HD inline common_t<A, B> floordiv(A a, B b) {
+  using T = common_t<A, B>;
+  const T x = static_cast<T>(a), y = static_cast<T>(b);
+  if constexpr (std::is_integral_v<T>) {
+    if constexpr (std::is_signed_v<T>) {
+      if (y == T(-1)) return detail::negate(x);  // x / -1 traps on x86 for the minimum
+      const T q = x / y;
+      return (x % y != 0 && ((x < 0) != (y < 0))) ? T(q - 1) : q;
+    } else {
+      return x / y;
+    }
+  } else {
+    if (y == T(0)) return x / y;
+    T m = std::fmod(x, y);
+    T d = (x - m) / y;  // exact up to rounding: x - m is a multiple of y
+    if (m != T(0) && ((y < T(0)) != (m < T(0)))) d -= T(1);
+    if (d == T(0)) return std::copysign(T(0), x / y);
+    const T f = std::floor(d);
+    return (d - f > T(0.5)) ? T(f + T(1)) : f;
+  }
+}
+
+// Python's %: the result has the sign of the divisor. Floats as numpy's remainder (a zero
+// result has the divisor's sign; x % 0.0 is NaN). Integer modulo by zero is undefined.
+template <class A, class B> GT4PY_HD inline common_t<A, B> mod(A a, B b) {
+  using T = common_t<A, B>;
+  const T x = static_cast<T>(a), y = static_cast<T>(b);
+  if constexpr (std::is_integral_v<T>) {
+    if constexpr (std::is_signed_v<T>) {
+      if (y == T(-1)) return T(0);  // x % -1 traps on x86 for the minimum
+      const T r = x % y;
+      return (r != 0 && ((r < 0) != (y < 0))) ? T(r + y) : r;
+    } else {
+      return x % y;
+    }
+  } else {
+    T r = std::fmod(x, y);
+    if (y == T(0)) return r;
+    if (r == T(0)) return std::copysign(T(0), y);
+    return ((y < T(0)) != (r < T(0))) ? T(r + y) : r;
+  }
+}
+
+// Python's /: two integers divide in double.
+template <class A, class B> GT4PY_HD inline auto truediv(A a, B b) {
+  if constexpr (std::is_integral_v<A> && std::is_integral_v<B>) {
+    return static_cast<double>(a) / static_cast<double>(b);
+  } else {
+    return a / b;
+  }
+}
+
+// ** : integers stay integral (by squaring, wrapping on overflow as numpy does; numpy rejects
+// negative exponents, here they give 1); floats as std::pow.
+template <class A, class B> GT4PY_HD inline common_t<A, B> power(A a, B b) {
+  using T = common_t<A, B>;
+  if constexpr (std::is_same_v<T, bool>) {
+    return static_cast<bool>(a) || !static_cast<bool>(b);
+  } else if constexpr (std::is_integral_v<T>) {
+    using U = detail::wrapping_t<T>;
+    U result = 1, base = static_cast<U>(static_cast<T>(a));
+    for (T e = static_cast<T>(b); e > 0; e >>= 1) {
+      if (e & 1) result = static_cast<U>(result * base);
+      base = static_cast<U>(base * base);
+    }
+    return static_cast<T>(result);
+  } else {
+    return std::pow(static_cast<T>(a), static_cast<T>(b));
+  }
+}
+
+// numpy's minimum/maximum: NaN if either operand is NaN (std::min/max depend on the order);
+// of equal operands (0.0 and -0.0), the second, as numpy.
+template <class A, class B> GT4PY_HD inline common_t<A, B> minimum(A a, B b) {
+  using T = common_t<A, B>;
+  const T x = static_cast<T>(a), y = static_cast<T>(b);
+  if constexpr (std::is_floating_point_v<T>) {
+    if (std::isnan(x)) return x;
+    if (std::isnan(y)) return y;
+  }
+  return x < y ? x : y;
+}
+template <class A, class B> GT4PY_HD inline common_t<A, B> maximum(A a, B b) {
+  using T = common_t<A, B>;
+  const T x = static_cast<T>(a), y = static_cast<T>(b);
+  if constexpr (std::is_floating_point_v<T>) {
+    if (std::isnan(x)) return x;
+    if (std::isnan(y)) return y;
+  }
+  return y < x ? x : y;
+}
+
+// abs: unsigned and bool unchanged; the most negative integer stays itself, as in numpy.
+template <class T> GT4PY_HD inline T abs(T a) {
+  if constexpr (std::is_unsigned_v<T> || std::is_same_v<T, bool>) {
+    return a;
+  } else if constexpr (std::is_integral_v<T>) {
+    return a < 0 ? detail::negate(a) : a;
+  } else {
+    return std::fabs(a);
+  }
+}
+
+// Float functions applied to integers compute in double, as numpy's ufuncs do. (is_nan, not
+// isnan: C headers may define isnan, isinf and isfinite as macros.)
+template <class T> GT4PY_HD inline auto as_float(T a) {
+  if constexpr (std::is_floating_point_v<T>) return a;
+  else return static_cast<double>(a);
+}
+template <class T> GT4PY_HD inline bool is_finite(T a) { return std::isfinite(as_float(a)); }
+template <class T> GT4PY_HD inline bool is_inf(T a) { return std::isinf(as_float(a)); }
+template <class T> GT4PY_HD inline bool is_nan(T a) { return std::isnan(as_float(a)); }
+template <class T> GT4PY_HD inline auto floor(T a) { return std::floor(as_float(a)); }
+template <class T> GT4PY_HD inline auto ceil(T a) { return std::ceil(as_float(a)); }
+template <class T> GT4PY_HD inline auto trunc(T a) { return std::trunc(as_float(a)); }
+// Python's and numpy's round: half to even (the default floating-point rounding mode).
+template <class T> GT4PY_HD inline auto round_half_even(T a) { return std::nearbyint(as_float(a)); }
+// C's round: half away from zero.
+template <class T> GT4PY_HD inline auto round_away(T a) { return std::round(as_float(a)); }
+
+}  // namespace gt4py

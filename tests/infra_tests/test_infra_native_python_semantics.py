@@ -1,0 +1,193 @@
+"""The shipped header ``<gt4py/python_semantics.hpp>``: its helpers compute what numpy computes,
+every build finds it, its contents are in every build key, and the wheel ships it.
+
+The semantics are checked through a small extension exposing each helper on int32, int64 and
+float64 arrays, compared element-wise with numpy on grids of operands (negatives, zeros,
+extremes, NaN and infinities; no integer zero divisors, where C++ is undefined and Python
+raises).
+"""
+
+from __future__ import annotations
+
+import itertools
+import textwrap
+import warnings
+import zipfile
+
+import numpy as np
+import pytest
+
+from gt4py.infra import native
+from gt4py.infra.native import _build, _module_build
+
+
+pytestmark = pytest.mark.slow
+
+DTYPES = {"int32": "std::int32_t", "int64": "std::int64_t", "float64": "double"}
+BINARY = ("floordiv", "mod", "power", "minimum", "maximum", "truediv")
+UNARY = ("abs", "round_half_even", "is_nan")
+
+_SOURCE = textwrap.dedent(
+    """\
+    #include <nanobind/nanobind.h>
+    #include <nanobind/ndarray.h>
+    #include <cstdint>
+    #include <gt4py/python_semantics.hpp>
+    namespace nb = nanobind;
+    template <class T> using vec = nb::ndarray<T, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+
+    template <class T, class R, R (*f)(T, T)>
+    void binary(vec<const T> a, vec<const T> b, vec<R> out) {
+      for (std::size_t i = 0; i < a.shape(0); ++i) out(i) = f(a(i), b(i));
+    }
+    template <class T, class R, R (*f)(T)> void unary(vec<const T> a, vec<R> out) {
+      for (std::size_t i = 0; i < a.shape(0); ++i) out(i) = f(a(i));
+    }
+
+    NB_MODULE(gt4py_python_semantics_probe, m) {
+    BINDINGS}
+    """
+)
+
+
+def _bindings() -> str:
+    lines = []
+    for (dtype, cxx), name in itertools.product(DTYPES.items(), BINARY):
+        result = "double" if name == "truediv" else cxx
+        lines.append(
+            f'  m.def("{name}_{dtype}", &binary<{cxx}, {result}, &gt4py::{name}<{cxx}, {cxx}>>);'
+        )
+    for (dtype, cxx), name in itertools.product(DTYPES.items(), UNARY):
+        result = {"abs": cxx, "is_nan": "bool"}.get(name, "double")
+        lines.append(f'  m.def("{name}_{dtype}", &unary<{cxx}, {result}, &gt4py::{name}<{cxx}>>);')
+    return "\n".join(lines) + "\n"
+
+
+@pytest.fixture(scope="module")
+def probe():
+    for tool in ("nanobind", "cmake", "ninja"):
+        pytest.importorskip(tool)
+    name = "gt4py_python_semantics_probe"
+    path = native.build_extension(name, {f"{name}.cpp": _SOURCE.replace("BINDINGS", _bindings())})
+    return native.load_extension(path)
+
+
+def _grid(dtype: str) -> np.ndarray:
+    if dtype == "float64":
+        values = [-7.5, -3.0, -1.0, -0.5, -0.0, 0.0, 0.1, 0.5, 1.0, 2.5, 3.0, 7.0, 1e300]
+        return np.array([*values, np.inf, -np.inf, np.nan], dtype=dtype)
+    info = np.iinfo(dtype)
+    return np.array([info.min, info.min + 1, -7, -3, -2, -1, 0, 1, 2, 3, 7, info.max], dtype)
+
+
+def _pairs(dtype: str, *, nonzero_divisor: bool) -> tuple[np.ndarray, np.ndarray]:
+    values = _grid(dtype)
+    a, b = (x.ravel() for x in np.meshgrid(values, values))
+    keep = (b != 0) if nonzero_divisor and dtype != "float64" else np.ones(a.shape, bool)
+    return a[keep], b[keep]
+
+
+def _expected(name: str, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        if name == "power" and a.dtype.kind == "i":
+            return np.power(a, np.maximum(b, 0))  # numpy rejects negative integer exponents
+        ufunc = {
+            "floordiv": np.floor_divide,
+            "mod": np.remainder,
+            "power": np.power,
+            "minimum": np.minimum,
+            "maximum": np.maximum,
+            "truediv": np.true_divide,
+        }[name]
+        return ufunc(a, b)
+
+
+@pytest.mark.parametrize("dtype", sorted(DTYPES))
+@pytest.mark.parametrize("name", BINARY)
+def test_binary_helpers_compute_as_numpy(probe, name, dtype):
+    a, b = _pairs(dtype, nonzero_divisor=name in ("floordiv", "mod", "truediv"))
+    if name == "power" and dtype != "float64":
+        b = np.where(b < 0, 0, b).astype(dtype)  # negative integer exponents: numpy raises
+    expected = _expected(name, a, b)
+    out = np.empty_like(expected)
+    getattr(probe, f"{name}_{dtype}")(a, b, out)
+    if name == "power" and dtype == "float64":
+        # std::pow is glibc's (as Python's **); numpy's may be a SIMD one, up to 1 ulp apart
+        finite = np.isfinite(expected)
+        np.testing.assert_array_max_ulp(out[finite], expected[finite], maxulp=2)
+        out[finite] = expected[finite]
+    mismatch = ~((out == expected) | (np.isnan(out) & np.isnan(expected)))
+    # the sign of a zero matters too (numpy: x % y == 0 has y's sign)
+    mismatch |= (out == 0) & (np.signbit(out) != np.signbit(expected))
+    assert not mismatch.any(), list(
+        zip(a[mismatch], b[mismatch], out[mismatch], expected[mismatch], strict=True)
+    )
+
+
+@pytest.mark.parametrize("dtype", sorted(DTYPES))
+@pytest.mark.parametrize("name", UNARY)
+def test_unary_helpers_compute_as_numpy(probe, name, dtype):
+    a = _grid(dtype)
+    expected = {"abs": np.abs, "round_half_even": np.rint, "is_nan": np.isnan}[name](a)
+    if name == "round_half_even":
+        expected = expected.astype(np.float64)
+    out = np.empty_like(expected)
+    getattr(probe, f"{name}_{dtype}")(a, out)
+    np.testing.assert_array_equal(out, expected)
+    if name == "abs":
+        assert not np.signbit(out[out == 0]).any()  # abs(-0.0) is +0.0
+
+
+def test_floor_division_of_floats_is_numpys_not_floor_of_the_quotient(probe):
+    # 1.0 / 0.1 rounds up to 10.0; Python and numpy give 9.0 (and 1.0 % 0.1 ~ 0.1).
+    out = np.empty(1)
+    probe.floordiv_float64(np.array([1.0]), np.array([0.1]), out)
+    assert out[0] == 9.0 == 1.0 // 0.1
+
+
+def test_min_and_max_propagate_nan_whatever_the_order(probe):
+    a, b = np.array([np.nan, 1.0]), np.array([1.0, np.nan])
+    for name in ("minimum", "maximum"):
+        out = np.empty(2)
+        getattr(probe, f"{name}_float64")(a, b, out)
+        assert np.isnan(out).all(), name
+
+
+def test_shipped_headers_are_in_every_build_key(monkeypatch, tmp_path):
+    """Changing a shipped header must never let the cache serve a module built with the old
+    one: its digest is part of the key (and of the warm lookup that precedes it)."""
+    pytest.importorskip("nanobind")
+    from gt4py.infra import config
+
+    keys: list[object] = []
+
+    def record(key, build):
+        keys.append(key)
+        raise _Stop
+
+    sources = {"digest_probe.cpp": "#include <gt4py/python_semantics.hpp>\n"}
+    monkeypatch.setattr(_build.caching.BuildDirCache, "get_or_build", staticmethod(record))
+    with config.overrides(build_cache_dir=tmp_path, build_cache_lifetime="persistent"):
+        for digest in ("a" * 64, "b" * 64):
+            monkeypatch.setattr(_build, "shipped_headers_digest", lambda d=digest: d)
+            with pytest.raises(_Stop):
+                native.build_extension("digest_probe", sources)
+    assert len(keys) == 2 and keys[0] != keys[1]
+
+
+class _Stop(Exception):
+    pass
+
+
+def test_header_digest_covers_names_and_contents():
+    digest = _module_build.shipped_headers_digest()
+    assert len(digest) == 64
+    headers = sorted(p.name for p in (_module_build.SHIPPED_INCLUDE_DIR / "gt4py").iterdir())
+    assert headers == ["cuda_launch.hpp", "python_semantics.hpp"]
+
+
+def test_the_wheel_ships_the_headers(wheel_of):
+    names = zipfile.ZipFile(wheel_of("gt4py_infra")).namelist()
+    for header in ("python_semantics.hpp", "cuda_launch.hpp"):
+        assert f"gt4py/infra/native/include/gt4py/{header}" in names
