@@ -6,6 +6,8 @@ import os
 import pathlib
 from collections.abc import Callable, Iterator
 
+from gt4py.infra.pipeline._compile_log import note_outcome
+
 from ._atomic import (
     create_in_directory,
     disk_full_is_a_cache_error,
@@ -68,17 +70,26 @@ class BuildDirCache(NamespacedCache):
         """
         layout = self._layout()
         entry = layout.dir_entry(check_key(key).digest)
-        if self._check(layout, key) is None:
-            return entry
-        overlay = self._overlay_layout()
-        if overlay is not None and self._check(overlay, key) is None:
-            return overlay.dir_entry(key.digest)
+        if self._check(layout, key) is not None:
+            overlay = self._overlay_layout()
+            if overlay is None or self._check(overlay, key) is not None:
+                return self._build_locked(layout, key, build)
+            entry = overlay.dir_entry(key.digest)
+        note_outcome(self.namespace, "hit")
+        return entry
+
+    # -- internals ------------------------------------------------------------------------------
+
+    def _build_locked(
+        self, layout: NamespaceLayout, key: CacheKey, build: Callable[[pathlib.Path], object]
+    ) -> pathlib.Path:
         layout = self._writable_layout(layout, key)
         entry = layout.dir_entry(key.digest)
         # Double-checked: another builder may have published while we waited for the lock.
         with build_lock(layout.lock_path(key.digest), entry=self._describe(key)):
             miss = self._check(layout, key)
             if miss is None:
+                note_outcome(self.namespace, "hit")  # built by another process meanwhile
                 return entry
             self._report(layout, key, miss)
             temp = self._build_in_temp(entry, key, build)
@@ -87,9 +98,8 @@ class BuildDirCache(NamespacedCache):
             finally:
                 remove_tree(temp)  # no-op once published
             count_build(self.namespace)
+        note_outcome(self.namespace, "miss")
         return entry
-
-    # -- internals ------------------------------------------------------------------------------
 
     def _check(self, layout: NamespaceLayout, key: CacheKey) -> Miss | None:
         """None for a valid entry, else why there is no usable one."""

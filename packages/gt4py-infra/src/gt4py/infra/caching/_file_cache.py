@@ -7,6 +7,8 @@ import pickle
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
+from gt4py.infra.pipeline._compile_log import note_outcome
+
 from . import _file_format as file_format
 from ._atomic import disk_full_is_a_cache_error, write_chunks_atomically
 from ._build_counts import count_build
@@ -82,16 +84,30 @@ class FileCache(NamespacedCache):
     ) -> Any:
         layout = self._layout()
         found = _lookup(layout, key, kind)
-        if not isinstance(found, Miss):
-            return found
-        overlay = self._overlay_layout()
-        if overlay is not None and not isinstance(found := _lookup(overlay, key, kind), Miss):
-            return found
+        if isinstance(found, Miss):
+            overlay = self._overlay_layout()
+            if overlay is not None:
+                found = _lookup(overlay, key, kind)
+        if isinstance(found, Miss):
+            found = self._build_locked(layout, key, kind, build, to_payload)
+        else:
+            note_outcome(self.namespace, "hit")
+        return found
+
+    def _build_locked(
+        self,
+        layout: NamespaceLayout,
+        key: CacheKey,
+        kind: PayloadKind,
+        build: Callable[[], Any],
+        to_payload: Callable[[Any], bytes],
+    ) -> Any:
         layout = self._writable_layout(layout, key)
         # Double-checked: another builder may have published while we waited for the lock.
         with build_lock(layout.lock_path(key.digest), entry=self._describe(key)):
             found = _lookup(layout, key, kind)
             if not isinstance(found, Miss):
+                note_outcome(self.namespace, "hit")  # built by another process meanwhile
                 return found
             self._report(layout, key, found)
             with disk_full_is_a_cache_error(layout.files_dir, "building a cache entry"):
@@ -99,6 +115,7 @@ class FileCache(NamespacedCache):
             payload = to_payload(value)
             _publish(layout, key, kind, payload)
             count_build(self.namespace)
+        note_outcome(self.namespace, "miss")
         return payload if kind is PayloadKind.BYTES else value
 
     def _report(self, layout: NamespaceLayout, key: CacheKey, miss: Miss) -> None:

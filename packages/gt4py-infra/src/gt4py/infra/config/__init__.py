@@ -3,6 +3,9 @@
 Each setting has a name, a type, a default, a doc line and an environment variable
 (``GT4PY_*``); released cartesian's variable names are read as deprecated aliases. DSL
 packages register their own settings here. ``python -m gt4py.infra.config`` lists them all.
+
+``register`` returns the setting's typed handle: read ``config.BUILD_JOBS.get()`` rather than
+``config.get("build_jobs")``. The handles of infra's own settings are attributes of this module.
 """
 
 from __future__ import annotations
@@ -10,7 +13,24 @@ from __future__ import annotations
 from typing import Any
 
 from ._cache_root import CacheRootError as CacheRootError, cache_root as cache_root
-from ._infra_settings import available_cpus as available_cpus
+from ._infra_settings import (
+    BUILD_CACHE_DIR as BUILD_CACHE_DIR,
+    BUILD_CACHE_LIFETIME as BUILD_CACHE_LIFETIME,
+    BUILD_CACHE_OVERLAY as BUILD_CACHE_OVERLAY,
+    BUILD_JOBS as BUILD_JOBS,
+    BUILD_JOBS_MODE as BUILD_JOBS_MODE,
+    BUILD_LOCK_TIMEOUT as BUILD_LOCK_TIMEOUT,
+    CACHE_DIAGNOSTICS as CACHE_DIAGNOSTICS,
+    CMAKE_BUILD_TYPE as CMAKE_BUILD_TYPE,
+    COMPILE_LOG_THRESHOLD_S as COMPILE_LOG_THRESHOLD_S,
+    CXX_COMPILER as CXX_COMPILER,
+    DEBUG as DEBUG,
+    DUMP_STAGES as DUMP_STAGES,
+    NANOBIND_MODE as NANOBIND_MODE,
+    NATIVE_HOST_TUNED as NATIVE_HOST_TUNED,
+    SESSION_CACHE_DIR as SESSION_CACHE_DIR,
+    available_cpus as available_cpus,
+)
 from ._registry import REGISTRY as _REGISTRY, Resolved as Resolved, Snapshot as Snapshot
 from ._setting import (
     ConfigError as ConfigError,
@@ -62,6 +82,21 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
+    "BUILD_CACHE_DIR",
+    "BUILD_CACHE_LIFETIME",
+    "BUILD_CACHE_OVERLAY",
+    "BUILD_JOBS",
+    "BUILD_JOBS_MODE",
+    "BUILD_LOCK_TIMEOUT",
+    "CACHE_DIAGNOSTICS",
+    "CMAKE_BUILD_TYPE",
+    "COMPILE_LOG_THRESHOLD_S",
+    "CXX_COMPILER",
+    "DEBUG",
+    "DUMP_STAGES",
+    "NANOBIND_MODE",
+    "NATIVE_HOST_TUNED",
+    "SESSION_CACHE_DIR",
     "CacheRootError",
     "ConfigError",
     "LegacyAlias",

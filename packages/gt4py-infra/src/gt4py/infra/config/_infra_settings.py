@@ -52,7 +52,7 @@ BUILD_CACHE_LIFETIME = REGISTRY.register(
         env="GT4PY_BUILD_CACHE_LIFETIME",
     )
 )
-SESSION_CACHE_DIR = REGISTRY.register(
+SESSION_CACHE_DIR: Setting[pathlib.Path | None] = REGISTRY.register(
     Setting(
         name="session_cache_dir",
         type=pathlib.Path,
@@ -62,7 +62,7 @@ SESSION_CACHE_DIR = REGISTRY.register(
         env="GT4PY_SESSION_CACHE_DIR",
     )
 )
-BUILD_CACHE_OVERLAY = REGISTRY.register(
+BUILD_CACHE_OVERLAY: Setting[pathlib.Path | None] = REGISTRY.register(
     Setting(
         name="build_cache_overlay",
         type=pathlib.Path,
@@ -76,7 +76,7 @@ BUILD_CACHE_OVERLAY = REGISTRY.register(
         env="GT4PY_BUILD_CACHE_OVERLAY",
     )
 )
-BUILD_LOCK_TIMEOUT = REGISTRY.register(
+BUILD_LOCK_TIMEOUT: Setting[float | None] = REGISTRY.register(
     Setting(
         name="build_lock_timeout",
         type=float,
@@ -144,7 +144,7 @@ NANOBIND_MODE = REGISTRY.register(
         env="GT4PY_NANOBIND_MODE",
     )
 )
-CXX_COMPILER = REGISTRY.register(
+CXX_COMPILER: Setting[str | None] = REGISTRY.register(
     Setting(
         name="cxx_compiler",
         type=str,
@@ -154,7 +154,7 @@ CXX_COMPILER = REGISTRY.register(
         env="GT4PY_CXX",
     )
 )
-DUMP_STAGES = REGISTRY.register(
+DUMP_STAGES: Setting[pathlib.Path | None] = REGISTRY.register(
     Setting(
         name="dump_stages",
         type=pathlib.Path,
@@ -171,5 +171,30 @@ DEBUG = REGISTRY.register(
         default=False,
         doc="debug mode: keep build sources, add debug info and runtime checks",
         env="GT4PY_DEBUG",
+    )
+)
+COMPILE_LOG_THRESHOLD_S = REGISTRY.register(
+    Setting(
+        name="compile_log_threshold_s",
+        type=float,
+        default=1.0,
+        minimum=0,
+        doc=(
+            "compiles taking longer (seconds) are logged at WARNING on the 'gt4py.compile' "
+            "logger, so they show without any logging set up; faster ones at INFO"
+        ),
+        env="GT4PY_COMPILE_LOG_THRESHOLD_S",
+    )
+)
+NATIVE_HOST_TUNED = REGISTRY.register(
+    Setting(
+        name="native_host_tuned",
+        type=bool,
+        default=True,
+        doc=(
+            "tune native builds to the build machine's CPU (-march=native); their cache key "
+            "then holds the CPU's identity. 0: portable binaries"
+        ),
+        env="GT4PY_NATIVE_HOST_TUNED",
     )
 )

@@ -15,13 +15,14 @@ import os
 import threading
 import warnings
 from collections.abc import Iterator, Mapping
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
-from ._setting import ConfigError, Setting, UnknownSettingError
+from ._setting import ConfigError, Setting, UnknownSettingError, bind_registry
 from ._unknown_variables import warn_about_unknown_variables
 
 
 _UNSET: Final = object()
+_T = TypeVar("_T")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -61,7 +62,11 @@ class _Registry:
         self._lock = threading.RLock()
 
     # -- registration ------------------------------------------------------------------------
-    def register(self, setting: Setting[Any]) -> Setting[Any]:
+    def register(self, setting: Setting[_T]) -> Setting[_T]:
+        """Add ``setting``; returns its handle (the registered object, for ``.get()``).
+
+        Registering an equal setting again (a reloaded module) returns the first one.
+        """
         with self._lock:
             existing = self._settings.get(setting.name)
             if existing is not None and existing != setting:
@@ -76,7 +81,12 @@ class _Registry:
                     setting.validate(value, source="snapshot"),
                     "snapshot",
                 )
-        return setting
+            registered: Setting[_T] = self._settings[setting.name]
+        return registered
+
+    def holds(self, setting: Setting[Any]) -> bool:
+        """Whether ``setting`` is the registered one of its name (a handle, not a look-alike)."""
+        return self._settings.get(setting.name) is setting
 
     def setting(self, name: str) -> Setting[Any]:
         try:
@@ -230,3 +240,4 @@ class _Registry:
 
 
 REGISTRY: Final = _Registry()
+bind_registry(REGISTRY)

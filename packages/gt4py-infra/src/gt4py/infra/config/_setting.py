@@ -6,7 +6,11 @@ import dataclasses
 import os
 import pathlib
 from collections.abc import Callable, Mapping
-from typing import Any, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
+
+
+if TYPE_CHECKING:
+    from ._registry import _Registry
 
 
 T = TypeVar("T")
@@ -52,6 +56,11 @@ class Setting(Generic[T]):
     ``type`` is one of ``bool``, ``int``, ``float``, ``str`` or ``pathlib.Path``. ``choices``
     restricts the accepted values; ``optional`` lets the empty string mean ``None``; a callable
     ``default`` is evaluated when the value is first needed (e.g. the CPU count).
+
+    The object ``config.register`` returns is the setting's typed handle: a module keeps it
+    (``ENABLE_JIT = config.register(Setting(...))``) and reads ``ENABLE_JIT.get()`` instead
+    of ``config.get("enable_jit")``. A setting that was never registered has no value:
+    its ``get`` and ``set`` raise :class:`UnknownSettingError`.
     """
 
     name: str
@@ -72,6 +81,15 @@ class Setting(Generic[T]):
             )
         if not self.name.isidentifier():
             raise ValueError(f"setting name {self.name!r} must be a Python identifier")
+
+    def get(self) -> T:
+        """The current value (as ``config.get(name)``: set by code, environment, default)."""
+        value: T = _registry_of(self).get(self.name)
+        return value
+
+    def set(self, value: T | None, *, source: str = "set by code") -> None:
+        """Set the value for this process (as ``config.set(name, value)``)."""
+        _registry_of(self).set(self.name, value, source=source)
 
     def default_value(self) -> Any:
         value = self.default() if callable(self.default) else self.default
@@ -130,6 +148,25 @@ class Setting(Generic[T]):
         if self.minimum is not None:
             text += f" >= {self.minimum}"
         return text + (" or empty" if self.optional else "")
+
+
+_registry: _Registry | None = None  # bound by _registry at import (it imports this module)
+
+
+def bind_registry(registry: _Registry) -> None:
+    global _registry
+    _registry = registry
+
+
+def _registry_of(setting: Setting[Any]) -> _Registry:
+    registry = _registry
+    assert registry is not None
+    if not registry.holds(setting):
+        raise UnknownSettingError(
+            f"gt4py setting {setting.name!r} was not registered: read settings through the "
+            "handle config.register(Setting(...)) returns"
+        )
+    return registry
 
 
 def _parse_bool(text: str) -> bool:

@@ -41,7 +41,7 @@ COLLECT_METRICS_LEVEL = config.register(
         env="GT4PY_COLLECT_METRICS_LEVEL",
     )
 )
-DUMP_METRICS_AT_EXIT = config.register(
+DUMP_METRICS_AT_EXIT: config.Setting[pathlib.Path | None] = config.register(
     config.Setting(
         name="dump_metrics_at_exit",
         type=pathlib.Path,
