@@ -11,6 +11,7 @@ from ._binding import (
     has_free_neighbour as has_free_neighbour,
     is_leaf as is_leaf,
 )
+from ._helpers import literal as literal, neighbour_key as neighbour_key
 from ._nodes import (
     Apply as Apply,
     AxisIndex as AxisIndex,
@@ -43,9 +44,3 @@ from ._parser import (
     parse_program as parse_program,
 )
 from ._printer import expr_text as expr_text, program_text as program_text, to_text as to_text
-from ._shifting import (
-    LoweringError as LoweringError,
-    ShiftPusher as ShiftPusher,
-    literal as literal,
-    neighbour_key as neighbour_key,
-)

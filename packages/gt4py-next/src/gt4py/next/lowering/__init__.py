@@ -5,8 +5,9 @@ domain_dims)`` for a field or scan operator called directly with ``out=``. Const
 compiled backends cannot handle raise :class:`LoweringError` naming the construct.
 """
 
-from ._operators import LoweringError as LoweringError
+from ._errors import LoweringError as LoweringError
 from ._programs import lower_operator_call as lower_operator_call, lower_program as lower_program
+from ._shifting import ShiftPusher as ShiftPusher
 
 
-__all__ = ["LoweringError", "lower_operator_call", "lower_program"]
+__all__ = ["LoweringError", "ShiftPusher", "lower_operator_call", "lower_program"]

@@ -23,8 +23,9 @@ from .._dimensions import Dimension
 from .._offsets import IndexedFieldOffset
 from ..ffront import fbuiltins, type_specifications as ts
 from ..ffront._source import global_value
-from ..ir import LoweringError as LoweringError, ShiftPusher, literal
-from ..ir._shifting import Value
+from ..ir import literal
+from ._errors import LoweringError
+from ._shifting import ShiftPusher, Value
 
 
 _MISSING = object()

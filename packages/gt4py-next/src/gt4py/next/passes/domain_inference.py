@@ -26,7 +26,8 @@ from collections.abc import Iterator
 from gt4py.eve import Node, NodeTranslator
 
 from .. import ir
-from ..ir import LoweringError, expr_text
+from ..ir import expr_text
+from ..lowering import LoweringError
 
 
 class DomainInferenceError(LoweringError):

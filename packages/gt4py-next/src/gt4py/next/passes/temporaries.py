@@ -30,7 +30,7 @@ from typing import Literal
 from gt4py.eve import Node, NodeTranslator
 
 from .. import ir
-from ..ir import LoweringError
+from ..lowering import LoweringError, ShiftPusher
 
 
 Policy = Literal["auto", "materialize", "recompute"]
@@ -107,8 +107,6 @@ class _Inline(NodeTranslator):
         return self.moved(value, shifts)
 
     def moved(self, value: ir.Expr, shifts: list[ir.Shift]) -> ir.Expr:
-        from ..ir import ShiftPusher
-
         moved: ir.Expr = value
         for shift in reversed(shifts):  # each push prepends: the first shift ends up first
             moved = ShiftPusher(shift, self.locals_of).apply(moved)  # type: ignore[assignment]

@@ -1,39 +1,17 @@
-"""Moving an IR expression to a shifted point, shared by lowering and the passes."""
+"""Moving a lowered value to a shifted point (lowering; the temporaries pass inlines with it)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Union
+from typing import Union
 
-import numpy as np
-
-from . import _nodes as ir
-
-
-class LoweringError(NotImplementedError):
-    """A construct the compiled backends cannot lower (yet); the message says which."""
-
-
-def literal(value: Any, dtype: np.dtype[Any] | str | None) -> ir.Literal:
-    # ``None`` (an element type with no dtype) takes numpy's default dtype, float64.
-    dtype = np.dtype(dtype)
-    if dtype.kind == "b":
-        text = repr(bool(value))
-    elif dtype.kind in "iu":
-        text = repr(int(value))
-    else:
-        text = repr(float(value))
-    return ir.Literal(value=text, dtype=dtype.name)
+from .. import ir
+from ..ir import literal
+from ._errors import LoweringError
 
 
 #: A lowered value: one expression or a (nested) tuple of them.
 Value = Union[ir.Expr, tuple["Value", ...]]  # noqa: UP007  (a runtime alias, recursive)
-
-
-def neighbour_key(axis: str, outer: int = 0) -> str:
-    """The position key of the neighbour of the reduction over ``axis``, ``outer`` same-axis
-    reductions out (codegen positions: the innermost is ``axis`` itself)."""
-    return axis if outer == 0 else f"{axis}^{outer}"
 
 
 class ShiftPusher:
@@ -103,4 +81,4 @@ class ShiftPusher:
         return shift
 
 
-__all__ = ["LoweringError", "ShiftPusher", "Value", "literal", "neighbour_key"]
+__all__ = ["ShiftPusher", "Value"]
