@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import ir
+from .. import _builtin_vocabulary as vocabulary, ir
 from ..ir import expr_text
 
 
@@ -89,7 +89,11 @@ def _fixed(index: int) -> _Box:
     return _Box(str(index), str(index + 1))
 
 
-_PY_BINARY = {"plus": "+", "minus": "-", "multiplies": "*", "floordiv": "//", "mod": "%"}
+# the integer operators of domain bounds -> their Python text (from the builtin vocabulary)
+_PY_BINARY = {
+    name: vocabulary.IR_CALLS[name].symbol
+    for name in ("plus", "minus", "multiplies", "floordiv", "mod")
+}
 
 
 class UnsupportedBound(Exception):

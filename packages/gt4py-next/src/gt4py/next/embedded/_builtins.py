@@ -2,6 +2,7 @@
 
 ``gt4py.next`` builtins (``where``, ``neighbor_sum``, ``sin``, ...) dispatch on their field
 arguments: ``type(field).__gt_builtin_func__(name)`` returns the function registered here.
+The pointwise builtins and reductions are those of the builtin vocabulary.
 """
 
 from __future__ import annotations
@@ -9,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
+from .. import _builtin_vocabulary as vocabulary
 from .._dimensions import Dimension
 from .._offsets import DynamicOffset
-from . import _concat_where, _elementwise, _reductions
+from . import _concat_where, _elementwise, _reductions, _where
 
 
 def _unary(op: _elementwise.Op) -> Callable[[Any], Any]:
@@ -38,18 +40,19 @@ def _reduction(name: str) -> Callable[..., Any]:
     return builtin
 
 
+def _from_vocabulary(name: str, row: vocabulary.Builtin) -> Callable[..., Any]:
+    if row.kind is vocabulary.Kind.SELECT:
+        return _where.where
+    if row.kind is vocabulary.Kind.REDUCTION:
+        return _reduction(name)
+    op = _elementwise.OPS[row.ir_name]
+    return _unary(op) if row.arity == 1 else _binary(op)
+
+
 IMPLEMENTATIONS: Final[dict[str, Callable[..., Any]]] = {
-    **{name: _unary(op) for name, op in _elementwise.MATH_OPS.items()},
-    "minimum": _binary(_elementwise.MINIMUM),
-    "maximum": _binary(_elementwise.MAXIMUM),
-    "fmod": _binary(_elementwise.FMOD),
-    "power": _binary(_elementwise.POWER),
-    "where": _elementwise.where,
+    **{name: _from_vocabulary(name, row) for name, row in vocabulary.DSL_BUILTINS.items()},
     "astype": _elementwise.astype,
     "broadcast": _elementwise.broadcast,
-    "neighbor_sum": _reduction("neighbor_sum"),
-    "max_over": _reduction("max_over"),
-    "min_over": _reduction("min_over"),
     "concat_where": _concat_where.concat_where,
     "as_offset": DynamicOffset,
 }

@@ -1,4 +1,4 @@
-"""Pointwise operations on embedded fields: operators, math builtins, ``where``, ``astype``.
+"""Pointwise operations on embedded fields: operators, math builtins, ``astype``, ``broadcast``.
 
 Operands combine by dimension name over the intersection of their domains. Typed operands
 (fields, numpy scalars) must share one dtype -- the DSL does not promote silently -- while
@@ -12,6 +12,7 @@ from typing import Any, Final
 
 import numpy as np
 
+from .. import _builtin_vocabulary as vocabulary
 from .._dimensions import Dimension
 from .._domain import INFINITY, Domain, UnitRange
 from .._field import scalar_dtype
@@ -73,31 +74,6 @@ class Op:
         return f"Op({self.name})"
 
 
-ADD: Final[Op] = Op("add", "'+'", NUMERIC)
-SUBTRACT: Final[Op] = Op("subtract", "'-'", NUMERIC)
-MULTIPLY: Final[Op] = Op("multiply", "'*'", NUMERIC)
-DIVIDE: Final[Op] = Op("divide", "'/'", NUMERIC, result="float")
-FLOOR_DIVIDE: Final[Op] = Op("floor_divide", "'//'", NUMERIC)
-MOD: Final[Op] = Op("mod", "'%'", NUMERIC)
-POWER: Final[Op] = Op("power", "'**'", NUMERIC)
-NEGATIVE: Final[Op] = Op("negative", "unary '-'", NUMERIC)
-POSITIVE: Final[Op] = Op("positive", "unary '+'", NUMERIC)
-ABS: Final[Op] = Op("abs", "abs", NUMERIC)
-EQUAL: Final[Op] = Op("equal", "'=='", NUMERIC + "b", result="bool")
-NOT_EQUAL: Final[Op] = Op("not_equal", "'!='", NUMERIC + "b", result="bool")
-LESS: Final[Op] = Op("less", "'<'", NUMERIC, result="bool")
-LESS_EQUAL: Final[Op] = Op("less_equal", "'<='", NUMERIC, result="bool")
-GREATER: Final[Op] = Op("greater", "'>'", NUMERIC, result="bool")
-GREATER_EQUAL: Final[Op] = Op("greater_equal", "'>='", NUMERIC, result="bool")
-LOGICAL_AND: Final[Op] = Op("logical_and", "'&'", "b", result="bool")
-LOGICAL_OR: Final[Op] = Op("logical_or", "'|'", "b", result="bool")
-LOGICAL_XOR: Final[Op] = Op("logical_xor", "'^'", "b", result="bool")
-LOGICAL_NOT: Final[Op] = Op("logical_not", "'~'", "b", result="bool")
-MINIMUM: Final[Op] = Op("minimum", "minimum", NUMERIC)
-MAXIMUM: Final[Op] = Op("maximum", "maximum", NUMERIC)
-FMOD: Final[Op] = Op("fmod", "fmod", NUMERIC)
-
-
 def _gamma(xp: Any) -> Callable[[Any], Any]:
     def gamma(x: Any) -> Any:
         as_float = _array_ns.astype(xp, x, np.dtype(np.float64))
@@ -109,71 +85,64 @@ def _gamma(xp: Any) -> Callable[[Any], Any]:
     return gamma
 
 
-#: The unary floating-point math functions, and the predicates among them (bool results);
-#: the frontend's builtins are named after these.
-FP_FUNCTION_NAMES: Final = (
-    "sin",
-    "cos",
-    "tan",
-    "arcsin",
-    "arccos",
-    "arctan",
-    "sinh",
-    "cosh",
-    "tanh",
-    "arcsinh",
-    "arccosh",
-    "arctanh",
-    "sqrt",
-    "cbrt",
-    "exp",
-    "log",
-    "gamma",
-    "floor",
-    "ceil",
-    "trunc",
-)
-FP_PREDICATE_NAMES: Final = ("isfinite", "isinf", "isnan")
-MATH_FUNCTION_NAMES: Final = FP_FUNCTION_NAMES + FP_PREDICATE_NAMES
+def _op(row: vocabulary.Builtin) -> Op:
+    """The operation of a pointwise row of the vocabulary (named for its numpy function)."""
+    if row.symbol is None:  # a builtin function: sin, minimum, ...
+        symbol = row.ir_name
+    elif row.arity == 1 and row.kind is vocabulary.Kind.ARITHMETIC:
+        symbol = f"unary '{row.symbol}'"
+    else:
+        symbol = f"'{row.symbol}'"
+    kernel = _gamma if row.numpy is None else None
+    return Op(row.numpy or row.ir_name, symbol, row.accepts, result=row.result.value, kernel=kernel)
 
-MATH_OPS: Final[dict[str, Op]] = {
-    name: Op(name, name, NUMERIC, kernel=_gamma if name == "gamma" else None)
-    for name in MATH_FUNCTION_NAMES
+
+#: The operation of each pointwise IR call (``if_`` is :func:`gt4py.next.embedded._where.where`).
+OPS: Final[dict[str, Op]] = {
+    name: _op(row)
+    for name, row in vocabulary.IR_CALLS.items()
+    if row.kind is not vocabulary.Kind.SELECT
 }
-MATH_OPS["abs"] = ABS
+ADD: Final = OPS["plus"]
+SUBTRACT: Final = OPS["minus"]
+MULTIPLY: Final = OPS["multiplies"]
+DIVIDE: Final = OPS["divides"]
+FLOOR_DIVIDE: Final = OPS["floordiv"]
+MOD: Final = OPS["mod"]
+POWER: Final = OPS["power"]
+NEGATIVE: Final = OPS["neg"]
+ABS: Final = OPS["abs"]
+EQUAL: Final = OPS["eq"]
+NOT_EQUAL: Final = OPS["ne"]
+LESS: Final = OPS["lt"]
+LESS_EQUAL: Final = OPS["le"]
+GREATER: Final = OPS["gt"]
+GREATER_EQUAL: Final = OPS["ge"]
+LOGICAL_AND: Final = OPS["and_"]
+LOGICAL_OR: Final = OPS["or_"]
+LOGICAL_XOR: Final = OPS["xor_"]
+LOGICAL_NOT: Final = OPS["not_"]
+MINIMUM: Final = OPS["minimum"]
+MAXIMUM: Final = OPS["maximum"]
+FMOD: Final = OPS["fmod"]
+POSITIVE: Final = Op("positive", "unary '+'", NUMERIC)  # dropped by lowering: not in the IR
+
+#: The unary math builtins (sin, isnan, abs, ...) by name.
+MATH_OPS: Final[dict[str, Op]] = {
+    name: OPS[name] for name in vocabulary.dsl_names(vocabulary.Kind.UNARY_MATH)
+}
 
 # numpy ufunc name -> operation, for `np.sin(field)` and `np.float64(2) * field`.
 UFUNC_OPS: Final[dict[str, Op]] = {
-    **{name: op for name, op in MATH_OPS.items() if name != "gamma"},
-    "add": ADD,
-    "subtract": SUBTRACT,
-    "multiply": MULTIPLY,
-    "divide": DIVIDE,
+    **{op.name: op for op in OPS.values() if op.kernel is None},
     "true_divide": DIVIDE,
-    "floor_divide": FLOOR_DIVIDE,
     "remainder": MOD,
-    "mod": MOD,
-    "power": POWER,
-    "negative": NEGATIVE,
     "positive": POSITIVE,
     "absolute": ABS,
-    "equal": EQUAL,
-    "not_equal": NOT_EQUAL,
-    "less": LESS,
-    "less_equal": LESS_EQUAL,
-    "greater": GREATER,
-    "greater_equal": GREATER_EQUAL,
-    "logical_and": LOGICAL_AND,
     "bitwise_and": LOGICAL_AND,
-    "logical_or": LOGICAL_OR,
     "bitwise_or": LOGICAL_OR,
-    "logical_xor": LOGICAL_XOR,
     "bitwise_xor": LOGICAL_XOR,
-    "logical_not": LOGICAL_NOT,
     "invert": LOGICAL_NOT,
-    "minimum": MINIMUM,
-    "maximum": MAXIMUM,
-    "fmod": FMOD,
 }
 
 
@@ -453,7 +422,7 @@ def _aligned(xp: Any, field: Any, dims: Sequence[Dimension], ranges: Sequence[Un
     return data if field.array_ns is xp else _array_ns.as_namespace_array(xp, data)
 
 
-# -- where -----------------------------------------------------------------------------------
+# -- tuples and ranges ------------------------------------------------------------------------
 
 
 def map_structure(function: Callable[..., Any], *values: Any, what: str) -> Any:
@@ -476,160 +445,12 @@ def map_structure(function: Callable[..., Any], *values: Any, what: str) -> Any:
     return tuple(leaves)
 
 
-def where(mask: Any, true_value: Any, false_value: Any) -> Any:
-    """``true_value`` where ``mask`` holds, else ``false_value`` (tuples: element by element).
-
-    A branch only needs values where it is selected: ``where(k > 0, a(K - 1), 0.0)`` is defined
-    on the whole domain of ``k`` even though ``a(K - 1)`` starts one level later.
-    """
-    if isinstance(mask, tuple):
-        raise TypeError("where: the condition must be a bool field or scalar, not a tuple")
-    return map_structure(lambda t, f: _where(mask, t, f), true_value, false_value, what="where")
-
-
-def _where(mask: Any, true_value: Any, false_value: Any) -> Any:
-    operands = (mask, true_value, false_value)
-    fields = [o for o in operands if is_field(o)]
-    mask_dtype = _typed_dtype(mask, "where") if not isinstance(mask, bool) else np.dtype(bool)
-    if mask_dtype is None or mask_dtype.kind != "b":
-        raise FieldDTypeError(
-            f"where: the condition must be bool, got {mask_dtype or type(mask).__name__}"
-        )
-    dtype = common_dtype((true_value, false_value), "where")
-    if dtype is None:
-        dtype = literal_dtype((true_value, false_value))
-    if not is_field(mask):
-        chosen = true_value if bool(mask) else false_value
-        return literal(chosen, dtype, "where") if isinstance(chosen, _LITERALS) else chosen
-    if any(f._is_piecewise for f in fields):
-        from . import _piecewise
-
-        return _piecewise.map_fields(_where, operands)
-    _require_ndarray_fields(fields, "where")
-    xp = _namespace(fields, "where")
-    function = _array_ns.function(xp, "where")
-    domains = [f._domain for f in fields]
-    first = domains[0]
-    if all(d is first or d == first for d in domains[1:]):
-        args = [
-            _data_in(xp, o) if is_field(o) else _scalar_arg(xp, o, dtype, "where") for o in operands
-        ]
-        return _wrap(first, function(*args), xp)
-    dims = _alignment.result_dims(domains)
-    box = _lazy_where_box(xp, mask, true_value, false_value, dims)
-    if box is None:  # some selected value is missing: fall back to the plain intersection
-        ranges = _alignment.intersect_ranges(domains, dims)
-        args = [
-            _aligned(xp, o, dims, ranges) if is_field(o) else _scalar_arg(xp, o, dtype, "where")
-            for o in operands
-        ]
-    else:
-        ranges = box
-        args = [_aligned(xp, mask, dims, ranges)] + [
-            _clamped(xp, o, dims, ranges) if is_field(o) else _scalar_arg(xp, o, dtype, "where")
-            for o in (true_value, false_value)
-        ]
-    return _wrap(Domain._make(dims, tuple(ranges)), function(*args), xp)
-
-
-def _clamped(xp: Any, field: Any, dims: Sequence[Dimension], ranges: Sequence[UnitRange]) -> Any:
-    data = _alignment.clamped_view(field, dims, ranges)
-    return data if field.array_ns is xp else _array_ns.as_namespace_array(xp, data)
-
-
 def _range_along(value: Any, dim: Dimension) -> UnitRange:
     if is_field(value):
         pos = value._domain.dim_index(dim)
         if pos is not None:
             return value._domain.ranges[pos]  # type: ignore[no-any-return]
     return UnitRange.infinite()
-
-
-def _lazy_where_box(
-    xp: Any, mask: Any, true_value: Any, false_value: Any, dims: Sequence[Dimension]
-) -> tuple[UnitRange, ...] | None:
-    """The mask's domain cut to the branches' hull, less edge slices where a point's chosen
-    branch is not defined (None: no such box)."""
-    box = []
-    for dim in dims:
-        t = _range_along(true_value, dim)
-        f = _range_along(false_value, dim)
-        hull = UnitRange._make(min(t.start, f.start), max(t.stop, f.stop))
-        box.append(_range_along(mask, dim) & hull)
-    # Along a dim where the mask and a scalar branch are unbounded, the mask is constant: a
-    # bounded branch it selects is needed on its whole range, so the box stops where it does.
-    for axis, dim in enumerate(dims):
-        if _alignment.is_unbounded(box[axis]):
-            for branch in (true_value, false_value):
-                if is_field(branch):
-                    box[axis] = box[axis] & _range_along(branch, dim)
-    mask_view = None
-    missing = None  # points whose chosen branch has no value
-    for branch, selected in ((true_value, True), (false_value, False)):
-        if not is_field(branch):
-            continue
-        inside = None
-        for axis, (dim, target) in enumerate(zip(dims, box, strict=True)):
-            own = _range_along(branch, dim)
-            if _alignment.covers(own, target):
-                continue
-            if _alignment.is_unbounded(target):
-                return None
-            coords = xp.arange(int(target.start), int(target.stop))
-            ok = (coords >= own.start) & (coords < own.stop)
-            ok = xp.reshape(ok, tuple(-1 if i == axis else 1 for i in range(len(dims))))
-            inside = ok if inside is None else inside & ok
-        if inside is None:
-            continue
-        if mask_view is None:
-            mask_view = _aligned(xp, mask, dims, box)
-        needed = mask_view if selected else xp.logical_not(mask_view)
-        lacking = needed & xp.logical_not(inside)
-        missing = lacking if missing is None else missing | lacking
-    if missing is None or not bool(xp.any(missing)):
-        return tuple(box)
-    return _peeled(xp, box, missing)
-
-
-# More edge slices than this to peel: give up (the plain intersection is taken instead).
-_PEEL_LIMIT = 64
-
-
-def _peeled(xp: Any, box: list[UnitRange], missing: Any) -> tuple[UnitRange, ...] | None:
-    """``box`` without the edge slices that hold points lacking their chosen value.
-
-    The mask usually reaches beyond the points the caller needs (the whole field, not the
-    output domain), so a branch missing a value at the far edge must not cost the whole
-    result: peel off, one at a time, the edge slice with the largest share of such points."""
-    bounded = [not _alignment.is_unbounded(r) for r in box]
-    shape = tuple(len(r) if b else 1 for r, b in zip(box, bounded, strict=True))
-    missing = xp.broadcast_to(missing, shape)
-    lo = [0] * len(box)
-    hi = list(shape)
-    for _ in range(_PEEL_LIMIT):
-        view = missing[tuple(slice(a, b) for a, b in zip(lo, hi, strict=True))]
-        if view.size == 0 or not bool(xp.any(view)):
-            return tuple(
-                UnitRange._make(r.start + a, r.start + b) if bound else r
-                for r, a, b, bound in zip(box, lo, hi, bounded, strict=True)
-            )
-        best: tuple[float, int, bool] | None = None
-        for axis in range(len(box)):
-            if not bounded[axis] or hi[axis] <= lo[axis]:
-                continue
-            for last in (False, True):
-                index = view.shape[axis] - 1 if last else 0
-                share = float(xp.mean(xp.take(view, index, axis=axis)))
-                if best is None or share > best[0]:
-                    best = (share, axis, last)
-        if best is None:
-            return None
-        _, axis, last = best
-        if last:
-            hi[axis] -= 1
-        else:
-            lo[axis] += 1
-    return None
 
 
 # -- casts, broadcasts, assignment -------------------------------------------------------------

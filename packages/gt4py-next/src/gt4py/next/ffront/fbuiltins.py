@@ -4,6 +4,10 @@ Each builtin is a :class:`BuiltInFunction`: called with fields it dispatches to 
 type's implementation (``type(field).__gt_builtin_func__(name)``; embedded fields run numpy,
 cupy or jax code), called with scalars only it computes on numpy scalars. The frontend
 recognizes builtins by identity (``func is fbuiltins.where``) or by ``func.name``.
+
+Which builtins exist, their groups (the type rules follow them) and their docs come from the
+builtin vocabulary (:mod:`gt4py.next._builtin_vocabulary`); each is also a module global here,
+so that it can be imported and pickled by name.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import numpy as np
 
 from gt4py.infra.definitions import SCALAR_TYPES
 
+from .. import _builtin_vocabulary as vocabulary
 from .._dimensions import Dimension, DimensionKind, Dims, GridType
 from .._field import Field, scalar_dtype
 from .._offsets import FieldOffset
@@ -32,7 +37,6 @@ from .._scalar_types import (
     uint64,
 )
 from .._special_functions import gamma as _gamma_kernel
-from ..embedded import _elementwise
 
 
 def _find_field(values: Any) -> Field | None:
@@ -92,13 +96,6 @@ def _needs_field(name: str) -> Callable[..., Any]:
     return implementation
 
 
-def _scalar_function(numpy_function: Callable[..., Any]) -> Callable[..., Any]:
-    def implementation(*args: Any) -> Any:
-        return numpy_function(*args)
-
-    return implementation
-
-
 def _scalar_gamma(value: Any) -> Any:
     array = np.asarray(value)
     result = _gamma_kernel(np, array.astype(np.float64))
@@ -132,6 +129,22 @@ def _builtin(name: str, implementation: Callable[..., Any], doc: str) -> BuiltIn
     return BuiltInFunction(name, implementation, doc)
 
 
+def _from_vocabulary(name: str) -> BuiltInFunction:
+    """The builtin ``name`` of the vocabulary; on scalars it runs the row's numpy function."""
+    row = vocabulary.DSL_BUILTINS[name]
+    if row.kind is vocabulary.Kind.SELECT:
+        implementation = _scalar_where
+    elif row.kind is vocabulary.Kind.REDUCTION:
+        implementation = _needs_field(name)
+    elif row.numpy is None:  # a special function
+        implementation = _SPECIAL_FUNCTIONS[name]
+    else:
+        implementation = getattr(np, row.numpy)
+    return BuiltInFunction(name, implementation, row.summary)
+
+
+_SPECIAL_FUNCTIONS: Final = {"gamma": _scalar_gamma}
+
 # -- general builtins ---------------------------------------------------------------------------
 
 astype = _builtin(
@@ -142,62 +155,52 @@ broadcast = _builtin(
     _embedded("broadcast"),
     "broadcast(value, dims): a field or scalar as a field over dims (new dims unbounded).",
 )
-where = _builtin(
-    "where",
-    _scalar_where,
-    "where(mask, a, b): a where mask is true, else b; a and b may be tuples.",
-)
-neighbor_sum = _builtin(
-    "neighbor_sum",
-    _needs_field("neighbor_sum"),
-    "neighbor_sum(field, axis=LocalDim): the sum over neighbours, skipping missing ones.",
-)
-max_over = _builtin(
-    "max_over",
-    _needs_field("max_over"),
-    "max_over(field, axis=LocalDim): the maximum over neighbours, skipping missing ones.",
-)
-min_over = _builtin(
-    "min_over",
-    _needs_field("min_over"),
-    "min_over(field, axis=LocalDim): the minimum over neighbours, skipping missing ones.",
-)
-minimum = _builtin("minimum", _scalar_function(np.minimum), "minimum(a, b), pointwise.")
-maximum = _builtin("maximum", _scalar_function(np.maximum), "maximum(a, b), pointwise.")
-fmod = _builtin("fmod", _scalar_function(np.fmod), "fmod(a, b): C remainder, sign of a.")
-power = _builtin("power", _scalar_function(np.power), "power(a, b): a to the power b.")
+where = _from_vocabulary("where")
+neighbor_sum = _from_vocabulary("neighbor_sum")
+max_over = _from_vocabulary("max_over")
+min_over = _from_vocabulary("min_over")
+minimum = _from_vocabulary("minimum")
+maximum = _from_vocabulary("maximum")
+fmod = _from_vocabulary("fmod")
+power = _from_vocabulary("power")
 
 # -- math builtins ------------------------------------------------------------------------------
 
-UNARY_MATH_FP_BUILTIN_NAMES: Final = _elementwise.FP_FUNCTION_NAMES
-UNARY_MATH_FP_PREDICATE_BUILTIN_NAMES: Final = _elementwise.FP_PREDICATE_NAMES
-UNARY_MATH_NUMBER_BUILTIN_NAMES: Final = ("abs",)
-BINARY_MATH_NUMBER_BUILTIN_NAMES: Final = ("minimum", "maximum", "fmod", "power")
+_Kind, _Result = vocabulary.Kind, vocabulary.Result
+UNARY_MATH_FP_BUILTIN_NAMES: Final = vocabulary.dsl_names(_Kind.UNARY_MATH, result=_Result.FLOAT)
+UNARY_MATH_FP_PREDICATE_BUILTIN_NAMES: Final = vocabulary.dsl_names(
+    _Kind.UNARY_MATH, result=_Result.BOOL
+)
+UNARY_MATH_NUMBER_BUILTIN_NAMES: Final = vocabulary.dsl_names(_Kind.UNARY_MATH, result=_Result.SAME)
+BINARY_MATH_NUMBER_BUILTIN_NAMES: Final = (
+    *vocabulary.dsl_names(_Kind.BINARY_MATH),
+    *vocabulary.dsl_names(_Kind.ARITHMETIC),  # power(a, b), the `**` operator
+)
 
-sin = _builtin("sin", _scalar_function(np.sin), "sin(x), pointwise.")
-cos = _builtin("cos", _scalar_function(np.cos), "cos(x), pointwise.")
-tan = _builtin("tan", _scalar_function(np.tan), "tan(x), pointwise.")
-arcsin = _builtin("arcsin", _scalar_function(np.arcsin), "arcsin(x), pointwise.")
-arccos = _builtin("arccos", _scalar_function(np.arccos), "arccos(x), pointwise.")
-arctan = _builtin("arctan", _scalar_function(np.arctan), "arctan(x), pointwise.")
-sinh = _builtin("sinh", _scalar_function(np.sinh), "sinh(x), pointwise.")
-cosh = _builtin("cosh", _scalar_function(np.cosh), "cosh(x), pointwise.")
-tanh = _builtin("tanh", _scalar_function(np.tanh), "tanh(x), pointwise.")
-arcsinh = _builtin("arcsinh", _scalar_function(np.arcsinh), "arcsinh(x), pointwise.")
-arccosh = _builtin("arccosh", _scalar_function(np.arccosh), "arccosh(x), pointwise.")
-arctanh = _builtin("arctanh", _scalar_function(np.arctanh), "arctanh(x), pointwise.")
-sqrt = _builtin("sqrt", _scalar_function(np.sqrt), "sqrt(x), pointwise.")
-cbrt = _builtin("cbrt", _scalar_function(np.cbrt), "cbrt(x): the real cube root, pointwise.")
-exp = _builtin("exp", _scalar_function(np.exp), "exp(x), pointwise.")
-log = _builtin("log", _scalar_function(np.log), "log(x): the natural logarithm, pointwise.")
-gamma = _builtin("gamma", _scalar_gamma, "gamma(x): the gamma function (C tgamma), pointwise.")
-floor = _builtin("floor", _scalar_function(np.floor), "floor(x), pointwise.")
-ceil = _builtin("ceil", _scalar_function(np.ceil), "ceil(x), pointwise.")
-trunc = _builtin("trunc", _scalar_function(np.trunc), "trunc(x), pointwise.")
-isfinite = _builtin("isfinite", _scalar_function(np.isfinite), "isfinite(x), pointwise.")
-isinf = _builtin("isinf", _scalar_function(np.isinf), "isinf(x), pointwise.")
-isnan = _builtin("isnan", _scalar_function(np.isnan), "isnan(x), pointwise.")
-abs = _builtin("abs", _scalar_function(np.abs), "abs(x), pointwise.")
+sin = _from_vocabulary("sin")
+cos = _from_vocabulary("cos")
+tan = _from_vocabulary("tan")
+arcsin = _from_vocabulary("arcsin")
+arccos = _from_vocabulary("arccos")
+arctan = _from_vocabulary("arctan")
+sinh = _from_vocabulary("sinh")
+cosh = _from_vocabulary("cosh")
+tanh = _from_vocabulary("tanh")
+arcsinh = _from_vocabulary("arcsinh")
+arccosh = _from_vocabulary("arccosh")
+arctanh = _from_vocabulary("arctanh")
+sqrt = _from_vocabulary("sqrt")
+cbrt = _from_vocabulary("cbrt")
+exp = _from_vocabulary("exp")
+log = _from_vocabulary("log")
+gamma = _from_vocabulary("gamma")
+floor = _from_vocabulary("floor")
+ceil = _from_vocabulary("ceil")
+trunc = _from_vocabulary("trunc")
+isfinite = _from_vocabulary("isfinite")
+isinf = _from_vocabulary("isinf")
+isnan = _from_vocabulary("isnan")
+abs = _from_vocabulary("abs")
 
 MATH_BUILTIN_NAMES: Final = (
     *UNARY_MATH_FP_BUILTIN_NAMES,
@@ -208,15 +211,14 @@ MATH_BUILTIN_NAMES: Final = (
 FUN_BUILTIN_NAMES: Final = (
     "astype",
     "broadcast",
-    "where",
-    "neighbor_sum",
-    "max_over",
-    "min_over",
+    *vocabulary.dsl_names(_Kind.SELECT),
+    *vocabulary.dsl_names(_Kind.REDUCTION),
 )
 #: The dtype constructors (gtx.float64(...)): one per scalar type of the DSLs.
 TYPE_BUILTIN_NAMES: Final = tuple(SCALAR_TYPES)
 
-#: Every builtin function by name (the dtype constructors are in ``TYPE_BUILTINS``).
+#: Every builtin function by name (the dtype constructors are in ``TYPE_BUILTINS``); a row of
+#: the vocabulary without its global here fails at import.
 BUILTINS: Final[dict[str, BuiltInFunction]] = {
     name: globals()[name] for name in (*FUN_BUILTIN_NAMES, *MATH_BUILTIN_NAMES)
 }
@@ -234,7 +236,7 @@ TYPE_BUILTINS: Final = {
     "float64": float64,
 }
 
-__all__ = [  # grouped by kind, like the name lists above
+__all__ = [
     "BUILTINS",
     "TYPE_BUILTINS",
     "BuiltInFunction",
@@ -244,42 +246,6 @@ __all__ = [  # grouped by kind, like the name lists above
     "Field",
     "FieldOffset",
     "GridType",
-    # functions
-    "astype",
-    "broadcast",
-    "where",
-    "neighbor_sum",
-    "max_over",
-    "min_over",
-    "minimum",
-    "maximum",
-    "fmod",
-    "power",
-    # math
-    "sin",
-    "cos",
-    "tan",
-    "arcsin",
-    "arccos",
-    "arctan",
-    "sinh",
-    "cosh",
-    "tanh",
-    "arcsinh",
-    "arccosh",
-    "arctanh",
-    "sqrt",
-    "cbrt",
-    "exp",
-    "log",
-    "gamma",
-    "floor",
-    "ceil",
-    "trunc",
-    "isfinite",
-    "isinf",
-    "isnan",
-    "abs",
     # scalar types
     "bool_",
     "float32",
@@ -293,3 +259,4 @@ __all__ = [  # grouped by kind, like the name lists above
     "uint32",
     "uint64",
 ]
+__all__ += BUILTINS  # noqa: PLE0605 (the builtins, by name: from the vocabulary)

@@ -18,7 +18,7 @@ import numpy as np
 
 from gt4py.eve import Node
 
-from .. import ir
+from .. import _builtin_vocabulary as vocabulary, ir
 from .._dimensions import Dimension
 from .._offsets import IndexedFieldOffset
 from ..ffront import fbuiltins, type_specifications as ts
@@ -30,27 +30,21 @@ from ._shifting import ShiftPusher, Value
 
 _MISSING = object()
 
+# Python operator -> IR call, and reduction builtin -> ir.Reduce op, from the builtin vocabulary
+_BINARY = [row for row in vocabulary.IR_CALLS.values() if row.arity == 2]
 ARITHMETIC = {
-    ast.Add: "plus",
-    ast.Sub: "minus",
-    ast.Mult: "multiplies",
-    ast.Div: "divides",
-    ast.FloorDiv: "floordiv",
-    ast.Mod: "mod",
-    ast.Pow: "power",
-    ast.BitAnd: "and_",
-    ast.BitOr: "or_",
-    ast.BitXor: "xor_",
+    op: row.ir_name
+    for row in _BINARY
+    if row.kind in (vocabulary.Kind.ARITHMETIC, vocabulary.Kind.LOGICAL)
+    for op in row.python_operators
 }
 COMPARISON = {
-    ast.Eq: "eq",
-    ast.NotEq: "ne",
-    ast.Lt: "lt",
-    ast.LtE: "le",
-    ast.Gt: "gt",
-    ast.GtE: "ge",
+    op: row.ir_name
+    for row in _BINARY
+    if row.kind is vocabulary.Kind.COMPARISON
+    for op in row.python_operators
 }
-REDUCTIONS = {"neighbor_sum": "plus", "max_over": "maximum", "min_over": "minimum"}
+REDUCTIONS = {name: row.ir_name for name, row in vocabulary.REDUCTIONS.items()}
 
 
 def lookup(function: Any, name: str) -> Any:

@@ -1,32 +1,23 @@
-"""Constant folding: calls on literals become literals; ``if_`` on a literal picks a branch."""
+"""Constant folding: calls on literals become literals; ``if_`` on a literal picks a branch.
+
+The calls folded, and the numpy function that computes each, are the vocabulary's rows marked
+``foldable``: exact operations whose result every backend computes the same way.
+"""
 
 from __future__ import annotations
 
-import operator
 from typing import Any
 
 import numpy as np
 
 from gt4py.eve import NodeTranslator
 
-from .. import ir
+from .. import _builtin_vocabulary as vocabulary, ir
 
 
-_FOLDABLE: dict[str, Any] = {
-    "plus": operator.add,
-    "minus": operator.sub,
-    "multiplies": operator.mul,
-    "eq": operator.eq,
-    "ne": operator.ne,
-    "lt": operator.lt,
-    "le": operator.le,
-    "gt": operator.gt,
-    "ge": operator.ge,
-    "neg": operator.neg,
-    "and_": operator.and_,
-    "or_": operator.or_,
+_FOLDABLE: dict[str, vocabulary.Builtin] = {
+    name: row for name, row in vocabulary.IR_CALLS.items() if row.foldable
 }
-_COMPARISONS = {"eq", "ne", "lt", "le", "gt", "ge"}
 
 
 def _value(node: ir.Literal) -> Any:
@@ -44,14 +35,14 @@ class ConstantFolding(NodeTranslator):
         args: list[ir.Expr] = [self.visit(a) for a in node.args]
         if node.fun == "if_" and isinstance(args[0], ir.Literal):
             return args[1] if args[0].value == "True" else args[2]
-        function = _FOLDABLE.get(node.fun)
+        row = _FOLDABLE.get(node.fun)
         literals = [a for a in args if isinstance(a, ir.Literal)]
-        if function is not None and len(literals) == len(args):
+        if row is not None and row.numpy is not None and len(literals) == len(args):
             dtypes = {a.dtype for a in literals}
             if len(dtypes) == 1:
                 with np.errstate(all="ignore"):
-                    result = function(*[_value(a) for a in literals])
-                dtype = "bool" if node.fun in _COMPARISONS else dtypes.pop()
+                    result = getattr(np, row.numpy)(*[_value(a) for a in literals])
+                dtype = "bool" if row.result is vocabulary.Result.BOOL else dtypes.pop()
                 result = np.dtype(dtype).type(result)
                 text = repr(bool(result)) if dtype == "bool" else repr(result.item())
                 return ir.Literal(value=text, dtype=dtype)
