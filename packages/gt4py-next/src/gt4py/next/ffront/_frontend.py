@@ -17,6 +17,7 @@ from ._scan_conditionals import level_function
 from ._signature import OperatorSignature
 from ._source import SourceDefinition
 from ._type_deduction import OperatorTypeDeduction, _same_type
+from .checked import CheckedOperator, CheckedProgram, TypedBody
 
 
 def _parameters(checker: OperatorTypeDeduction) -> list[Parameter]:
@@ -28,12 +29,20 @@ def _parameters(checker: OperatorTypeDeduction) -> list[Parameter]:
     ]
 
 
+def _typed_body(checker: OperatorTypeDeduction) -> TypedBody:
+    return TypedBody(
+        tree=checker.source.tree,
+        expression_types=checker.expression_types,
+        constants=checker.constants,
+    )
+
+
 def check_operator(
     function: Callable[..., Any],
     *,
     scan_axis: Dimension | None = None,
     init: Any = None,
-) -> OperatorSignature:
+) -> CheckedOperator:
     """Parse and type-check a field operator (or, with ``scan_axis``, a scan operator)."""
     source = SourceDefinition.from_function(function)
     is_scan = scan_axis is not None
@@ -50,7 +59,7 @@ def check_operator(
         body=source.tree,
         expression_types=checker.expression_types,
     )
-    return OperatorSignature(
+    signature = OperatorSignature(
         definition,
         scan_axis,
         forwards_requested_domain=forwards_requested_domain(
@@ -58,6 +67,7 @@ def check_operator(
         ),
         level_function=level_function(source, checker.expression_types) if is_scan else None,
     )
+    return CheckedOperator(signature=signature, body=_typed_body(checker))
 
 
 def _check_scan(checker: OperatorTypeDeduction, init: Any) -> None:
@@ -98,12 +108,16 @@ def _init_type(init: Any) -> ts.TypeSpec | None:
     return type_of_value(init)
 
 
-def check_program(function: Callable[..., Any]) -> ProgramDefinition:
+def check_program(function: Callable[..., Any]) -> CheckedProgram:
+    """Parse and type-check a program; lowering reads the result (it parses nothing again)."""
     source = SourceDefinition.from_function(function)
     checker = ProgramTypeDeduction(source).run()
-    return ProgramDefinition(
+    definition = ProgramDefinition(
         name=function.__name__,
         params=_parameters(checker),
         calls=checker.calls,
         location=source.location(source.tree),
+    )
+    return CheckedProgram(
+        definition=definition, body=_typed_body(checker), calls=tuple(checker.bound_calls)
     )

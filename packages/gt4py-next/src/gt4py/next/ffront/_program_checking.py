@@ -8,6 +8,7 @@ from ..errors import DSLError, DSLTypeError, UnsupportedPythonFeatureError
 from . import type_specifications as ts
 from ._ir import OperatorCall
 from ._type_deduction import OperatorTypeDeduction, _same_type
+from .checked import ProgramCall
 
 
 class ProgramTypeDeduction(OperatorTypeDeduction):
@@ -16,6 +17,7 @@ class ProgramTypeDeduction(OperatorTypeDeduction):
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.calls: list[OperatorCall] = []
+        self.bound_calls: list[ProgramCall] = []  # the same calls, bound for lowering
 
     def run(self) -> ProgramTypeDeduction:
         tree = self.source.tree
@@ -88,6 +90,20 @@ class ProgramTypeDeduction(OperatorTypeDeduction):
         if domain_node is not None:
             self._check_domain(domain_node, out)
         self.calls.append(OperatorCall(callee=operator.__name__, location=self.location(node)))
+        names = [name for name, _ in signature.params]
+        arguments: dict[str | None, ast.expr] = {**dict(zip(names, node.args, strict=False))}
+        arguments.update(keywords)
+        unsliced_out, slices = _unsliced(out_node)
+        self.bound_calls.append(
+            ProgramCall(
+                node=node,
+                operator=operator,
+                arguments=tuple(arguments[name] for name in names),
+                out=unsliced_out,
+                out_slices=tuple(slices),
+                domain=domain_node,
+            )
+        )
 
     def _out_type(self, node: ast.expr) -> ts.TypeSpec:
         if isinstance(node, ast.Tuple):
@@ -207,6 +223,18 @@ def out_slices(node: ast.Subscript) -> list[tuple[int | None, int | None]] | Non
             bounds.append(value)
         result.append((bounds[0], bounds[1]))
     return result
+
+
+def _unsliced(node: ast.expr) -> tuple[ast.expr, list[tuple[int | None, int | None]]]:
+    """``out=(f[:, 1:], g[:, 1:])`` -> ``(f, g)`` and the slices of the first output (checked
+    alike for all outputs)."""
+    if isinstance(node, ast.Subscript):
+        return node.value, out_slices(node) or []
+    if isinstance(node, ast.Tuple):
+        parts = [_unsliced(e) for e in node.elts]
+        unsliced = ast.Tuple(elts=[p[0] for p in parts], ctx=ast.Load())
+        return ast.copy_location(unsliced, node), parts[0][1] if parts else []
+    return node, []
 
 
 def _int_constant(node: ast.expr) -> int | None:

@@ -97,6 +97,8 @@ class OperatorTypeDeduction:
         self.is_scan = is_scan
         self.symbols: dict[str, ts.TypeSpec] = {}
         self.expression_types: dict[ast.AST, ts.TypeSpec] = {}
+        # global scalars the body names, by node: lowering reads their values from here
+        self.constants: dict[ast.AST, Any] = {}
         self.parameters: list[tuple[str, ts.TypeSpec]] = []
         self.declared_return: ts.TypeSpec | None = None
         self.return_type: ts.TypeSpec | None = None
@@ -315,6 +317,7 @@ class OperatorTypeDeduction:
         value = self.source.lookup(node.id)
         if is_missing(value):
             raise UndefinedSymbolError(self.location(node), node.id)
+        self._note_constant(node, value)
         type_ = type_of_value(value)
         if type_ is None:
             self.error(
@@ -327,6 +330,7 @@ class OperatorTypeDeduction:
     def visit_Attribute(self, node: ast.Attribute) -> ts.TypeSpec:
         value = global_value(node, self.source.lookup, self.symbols)
         if not is_missing(value) and not isinstance(value, types.ModuleType):
+            self._note_constant(node, value)
             type_ = type_of_value(value)
             if type_ is None:
                 self.error(node, f"'{ast.unparse(node)}' cannot be used inside an operator")
@@ -340,6 +344,7 @@ class OperatorTypeDeduction:
                     f"module '{base.value.__name__}' has no attribute '{node.attr}'",
                     MissingAttributeError,
                 )
+            self._note_constant(node, value)
             type_ = type_of_value(value)
             if type_ is None:
                 self.error(node, f"'{ast.unparse(node)}' cannot be used inside an operator")
@@ -354,6 +359,10 @@ class OperatorTypeDeduction:
                 )
             return member
         self.error(node, f"{base} has no attribute '{node.attr}'", MissingAttributeError)
+
+    def _note_constant(self, node: ast.expr, value: Any) -> None:
+        if isinstance(value, (bool, int, float, np.generic)):
+            self.constants[node] = value
 
     def visit_Tuple(self, node: ast.Tuple) -> ts.TypeSpec:
         types_ = tuple(self.visit(e) for e in node.elts)

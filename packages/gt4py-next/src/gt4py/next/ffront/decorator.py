@@ -49,14 +49,16 @@ class FieldOperator:
         *,
         backend: Backend,
         grid_type: GridType | None = None,
-        signature: Any = None,
+        checked: Any = None,
     ) -> None:
         self.definition = definition
         self.backend = backend
         self.grid_type = None if grid_type is None else GridType(grid_type)
         _copy_metadata(self, definition)
         self._mode = execution_mode(backend, f"{self._kind} '{definition.__name__}'")
-        self.__gt_signature__ = signature if signature is not None else self._check()
+        #: the frontend's result (a ``checked.CheckedOperator``): lowering reads its typed body
+        self.checked = checked if checked is not None else self._check()
+        self.__gt_signature__ = self.checked.signature
 
     def _check(self) -> Any:
         from ._frontend import check_operator
@@ -156,14 +158,14 @@ class ScanOperator(FieldOperator):
         init: Any = 0.0,
         backend: Backend,
         grid_type: GridType | None = None,
-        signature: Any = None,
+        checked: Any = None,
     ) -> None:
         if not isinstance(axis, Dimension):
             raise TypeError(f"scan_operator's axis must be a Dimension, got {axis!r}")
         self.axis = axis
         self.forward = bool(forward)
         self.init = init
-        super().__init__(definition, backend=backend, grid_type=grid_type, signature=signature)
+        super().__init__(definition, backend=backend, grid_type=grid_type, checked=checked)
         self._result_dtypes: Any = None  # computed on the first embedded call
         self._binder: Any = None
 
@@ -289,11 +291,17 @@ class Program:
         self._checked = checked
 
     @property
-    def definition_stage(self) -> Any:
-        """The checked frontend definition (raises the definition's DSLError, if any)."""
+    def checked(self) -> Any:
+        """The frontend's result, a ``checked.CheckedProgram`` that lowering reads (raises the
+        definition's DSLError, if any)."""
         if self._definition_error is not None:
             raise self._definition_error
         return self._checked
+
+    @property
+    def definition_stage(self) -> Any:
+        """The checked frontend definition, an eve node (raises the definition's DSLError)."""
+        return self.checked.definition
 
     def with_backend(self, backend: Backend) -> Program:
         return self._replace(backend=backend)

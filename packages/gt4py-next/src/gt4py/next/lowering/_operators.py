@@ -11,7 +11,7 @@ Common subexpressions are re-extracted by :mod:`gt4py.next.passes.common_subexpr
 from __future__ import annotations
 
 import ast
-import builtins
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -22,7 +22,6 @@ from .. import _builtin_vocabulary as vocabulary, ir
 from .._dimensions import Dimension
 from .._offsets import IndexedFieldOffset
 from ..ffront import fbuiltins, type_specifications as ts
-from ..ffront._source import global_value
 from ..ir import literal
 from ._errors import LoweringError
 from ._shifting import ShiftPusher, Value
@@ -45,20 +44,6 @@ COMPARISON = {
     for op in row.python_operators
 }
 REDUCTIONS = {name: row.ir_name for name, row in vocabulary.REDUCTIONS.items()}
-
-
-def lookup(function: Any, name: str) -> Any:
-    """What ``name`` means inside ``function`` (closure, globals, builtins)."""
-    code = function.__code__
-    if name in code.co_freevars and function.__closure__:
-        cell = function.__closure__[code.co_freevars.index(name)]
-        try:
-            return cell.cell_contents
-        except ValueError:
-            return _MISSING
-    if name in function.__globals__:
-        return function.__globals__[name]
-    return getattr(builtins, name, _MISSING)
 
 
 def dtype_of(type_: Any) -> np.dtype[Any] | None:
@@ -96,10 +81,10 @@ class OperatorLowering:
     ) -> None:
         self.context = context  # the program lowering: offsets, fresh names
         self.operator = operator
-        self.function = operator.definition
-        definition = operator.__gt_signature__.definition
-        self.tree: ast.FunctionDef = definition.body
-        self.types: dict[Any, Any] = definition.expression_types
+        body = operator.checked.body  # the frontend's typed tree (a checked.TypedBody)
+        self.tree: ast.FunctionDef = body.tree
+        self.types: Mapping[Any, Any] = body.expression_types
+        self.constants: Mapping[Any, Any] = body.constants
         # locals bound once (name -> value) instead of copied into each use: a value used twice
         # and copied is a tree of 2**n nodes after n such locals (icon4py's graupel scan). An
         # operator called inline (``caller``) shares its caller's bindings: its arguments are
@@ -324,24 +309,14 @@ class ExpressionLowering:
                 return _MISSING
             return -inner if isinstance(node.op, ast.USub) else inner
         if isinstance(node, ast.Name) and node.id not in self.env:
-            value = lookup(self.owner.function, node.id)
-            if isinstance(value, (bool, int, float, np.generic)):
-                return value
+            return self.owner.constants.get(node, _MISSING)
         if isinstance(node, ast.Attribute):
-            value = self.global_attribute(node)
-            if isinstance(value, (bool, int, float, np.generic)):
-                return value
+            return self.owner.constants.get(node, _MISSING)
         if isinstance(node, ast.BinOp):
             type_ = self.type_of(node)
             if isinstance(type_, ts.IntConstantType):
                 return type_.value
         return _MISSING
-
-    def global_attribute(self, node: ast.Attribute) -> Any:
-        """The value of ``module.CONST`` / ``Enum.MEMBER`` chains rooted at a global."""
-        return global_value(
-            node, lambda name: lookup(self.owner.function, name), self.env, missing=_MISSING
-        )
 
     def common_dtype(self, nodes: list[ast.expr]) -> np.dtype[Any] | None:
         for node in nodes:
@@ -365,7 +340,7 @@ class ExpressionLowering:
     def visit_Name(self, node: ast.Name, dtype: Any) -> Value:
         if node.id in self.env:
             return self.env[node.id]
-        value = lookup(self.owner.function, node.id)
+        value = self.owner.constants.get(node, _MISSING)
         type_ = self.type_of(node)
         dtype_ = dtype_of(type_)
         if isinstance(value, (bool, int, float, np.generic)) and dtype_ is not None:
@@ -378,7 +353,7 @@ class ExpressionLowering:
             members = self.expr(node.value)
             assert isinstance(members, tuple) and len(members) == len(base.names)
             return members[base.names.index(node.attr)]
-        value = self.global_attribute(node)
+        value = self.owner.constants.get(node, _MISSING)
         dtype_ = dtype_of(self.type_of(node))
         if isinstance(value, (bool, int, float, np.generic)) and dtype_ is not None:
             return literal(value, dtype or dtype_)
@@ -613,4 +588,4 @@ def _map(function: Any, value: Value) -> Value:
     return function(value)  # type: ignore[no-any-return]
 
 
-__all__ = ["IndexedFieldOffset", "LoweringError", "OperatorLowering", "Value", "lookup"]
+__all__ = ["IndexedFieldOffset", "LoweringError", "OperatorLowering", "Value"]

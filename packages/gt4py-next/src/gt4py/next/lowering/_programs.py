@@ -17,6 +17,7 @@ import numpy as np
 from .. import ir
 from .._offsets import FieldOffset
 from ..ffront import type_specifications as ts
+from ..ffront.checked import CheckedProgram, TypedBody
 from ..ir import literal
 from ._operators import (
     ARITHMETIC,
@@ -424,21 +425,18 @@ def lower_operator_call(
 class _ProgramExpressions:
     """Lowers the (scalar and field-name) expressions of program bodies."""
 
-    def __init__(self, types: dict[Any, Any], env: dict[str, Value], function: Any) -> None:
-        self.types = types
+    def __init__(self, body: TypedBody, env: dict[str, Value]) -> None:
+        self.types = body.expression_types
+        self.constants = body.constants
         self.env = env
-        self.function = function
 
     def expr(self, node: ast.expr, dtype: Any = None) -> Value:
         type_ = self.types.get(node)
         if isinstance(node, ast.Name):
             if node.id in self.env:
                 return self.env[node.id]
-            from ._operators import lookup
-
-            value = lookup(self.function, node.id)
-            if isinstance(value, (bool, int, float, np.generic)):
-                return literal(value, dtype or dtype_of(type_))
+            if node in self.constants:
+                return literal(self.constants[node], dtype or dtype_of(type_))
             raise LoweringError(f"'{node.id}' cannot be used as a value in a program")
         if isinstance(node, ast.Constant):
             return literal(node.value, dtype or dtype_of(type_))
@@ -464,18 +462,6 @@ class _ProgramExpressions:
         raise LoweringError(f"'{ast.unparse(node)}' cannot be lowered in a program")
 
 
-def _unsliced(node: ast.expr) -> tuple[ast.expr, list[tuple[int | None, int | None]]]:
-    """``out=(f[:, 1:], g[:, 1:])`` -> ``(f, g)`` and the slices of the first output."""
-    from ..ffront._program_checking import out_slices
-
-    if isinstance(node, ast.Subscript):
-        return node.value, out_slices(node) or []
-    if isinstance(node, ast.Tuple):
-        parts = [_unsliced(e) for e in node.elts]
-        return ast.Tuple(elts=[p[0] for p in parts], ctx=ast.Load()), parts[0][1] if parts else []
-    return node, []
-
-
 def _sliced(domain: list[ir.Range], slices: list[tuple[int | None, int | None]]) -> list[ir.Range]:
     """The output domain cut by positional slices relative to the field's own bounds."""
 
@@ -494,17 +480,18 @@ def _sliced(domain: list[ir.Range], slices: list[tuple[int | None, int | None]])
     return result
 
 
-def _given_domain(node: ast.expr, checker: Any, expressions: Any) -> dict[str, ir.Range]:
+def _given_domain(node: ast.expr, expressions: _ProgramExpressions) -> dict[str, ir.Range]:
     """``{Dim: (start, stop), ...}`` of ``domain=`` as ranges by dimension name."""
     assert isinstance(node, ast.Dict)
     given: dict[str, ir.Range] = {}
     for key, value in zip(node.keys, node.values, strict=True):
         assert key is not None  # a ``**mapping`` has no key
-        dim_type = checker.expression_types[key]
+        dim_type = expressions.types[key]
         assert isinstance(dim_type, ts.DimensionType)
         dim = dim_type.dim.value
         assert isinstance(value, ast.Tuple)
         start, stop = (expressions.expr(v, np.dtype(INDEX_DTYPE)) for v in value.elts)
+        assert isinstance(start, ir.Expr) and isinstance(stop, ir.Expr)  # checked: integers
         given[dim] = ir.Range(dim=dim, start=start, stop=stop)
     return given
 
@@ -599,56 +586,43 @@ def _same_domain(a: list[ir.Range], b: list[ir.Range]) -> bool:
 
 
 def lower_program(program: Any) -> ir.Program:
-    """The IR of a ``@program`` (its declared parameter types)."""
-    from ..ffront._program_checking import ProgramTypeDeduction
-    from ..ffront._source import SourceDefinition
-
-    source = SourceDefinition.from_function(program.definition)
-    checker = ProgramTypeDeduction(source).run()
+    """The IR of a ``@program`` (its declared parameter types), from the typed tree its
+    frontend check kept (``program.checked``, or a :class:`CheckedProgram` itself)."""
+    checked: CheckedProgram = program if isinstance(program, CheckedProgram) else program.checked
     context = LoweringContext()
     params: list[ir.FieldParam | ir.ScalarParam] = []
     env: dict[str, Value] = {}
-    for name, type_ in checker.parameters:
-        params.extend(flat_params(name, type_))
-        env[name] = param_value(name, type_)
+    for param in checked.params:
+        params.extend(flat_params(param.name, param.type))
+        env[param.name] = param_value(param.name, param.type)
     by_name = {p.name: p for p in params}
     context.set_params(params)
-    expressions = _ProgramExpressions(checker.expression_types, env, program.definition)
+    expressions = _ProgramExpressions(checked.body, env)
     body: list[ir.Apply | ir.Scan] = []
-    for statement in source.tree.body:
-        if not (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call)):
-            continue
-        call = statement.value
-        callee_type = checker.expression_types[call.func]
-        assert isinstance(callee_type, ts.CallableType)
-        operator = callee_type.target
-        keywords = {k.arg: k.value for k in call.keywords}
-        out_node = keywords.pop("out")
-        domain_node = keywords.pop("domain", None)
-        signature = operator.__gt_signature__
-        names = [n for n, _ in signature.params]
-        declared = dict(signature.params)
-        bound: dict[str, ast.expr] = dict(zip(names, call.args, strict=False))
-        bound.update({k: v for k, v in keywords.items() if k is not None})
-        args = [expressions.expr(bound[n], dtype_of(declared[n])) for n in names]
-        arg_types = [checker.expression_types[bound[n]] for n in names]
-        out_node, slices = _unsliced(out_node)
-        outputs = _names(expressions.expr(out_node))
+    for call in checked.calls:
+        operator = call.operator
+        declared = [type_ for _, type_ in operator.__gt_signature__.params]
+        args = [
+            expressions.expr(node, dtype_of(type_))
+            for node, type_ in zip(call.arguments, declared, strict=True)
+        ]
+        arg_types = [expressions.types[node] for node in call.arguments]
+        outputs = _names(expressions.expr(call.out))
         first = by_name[outputs[0]]
         assert isinstance(first, ir.FieldParam)
-        domain = _sliced(out_domain(first), slices)
+        domain = _sliced(out_domain(first), list(call.out_slices))
         domains = [domain] * len(outputs)
-        if domain_node is not None:
-            nodes = _domain_leaves(domain_node)
+        if call.domain is not None:
+            nodes = _domain_leaves(call.domain)
             if len(nodes) not in (1, len(outputs)):
                 raise LoweringError(
                     f"domain= gives {len(nodes)} domains for {len(outputs)} outputs"
                 )
-            given = [_given_domain(n, checker, expressions) for n in nodes]
+            given = [_given_domain(n, expressions) for n in nodes]
             domains = [
                 [given[i if len(given) > 1 else 0].get(r.dim, r) for r in domain]
                 for i in range(len(outputs))
             ]
         statements = lower_call(context, operator, args, arg_types, outputs, domains[0])
         body.extend(_per_output_domains(statements, domains, operator))
-    return _finish(program.__name__, params, context, body)
+    return _finish(checked.name, params, context, body)
