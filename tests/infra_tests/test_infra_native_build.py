@@ -11,6 +11,7 @@ import contextlib
 import dataclasses
 import errno
 import json
+import logging
 import os
 import pathlib
 import shutil
@@ -28,7 +29,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from gt4py.infra import caching, config, native
+from gt4py.infra import caching, config, native, pipeline
 from gt4py.infra.native import _tools
 
 
@@ -461,6 +462,49 @@ def test_cache_lists_native_entries(native_env: NativeSession) -> None:
     assert listing.returncode == 0, listing.stderr
     assert "native/modules" in listing.stdout
     assert "native/toolchains" in listing.stdout
+
+
+# -- host-tuned builds (ADR 0023) and the compile log --------------------------------------------
+
+
+def test_tuned_modules_are_compiled_for_this_cpu_portable_ones_not(
+    native_env: NativeSession,
+) -> None:
+    toolchain = json.loads((native.prepare_toolchain() / "toolchain.json").read_text())
+    [flag] = toolchain["host_tuning_flags"]  # what the system compiler takes
+    before = len(native_env.calls())
+    for tuned in (True, False):
+        name = f"tuned_{tuned}".lower()
+        options = native.BuildOptions(host_tuned=tuned)
+        module = native.load_extension(
+            native.build_extension(name, adder_sources(name, "host-tuned"), options)
+        )
+        assert module.add(1, 2) == 3
+    calls = native_env.calls()[before:]
+    assert flag in compiles_of(calls, "tuned_true.cpp")[0]
+    assert flag not in compiles_of(calls, "tuned_false.cpp")[0]
+
+
+def test_builds_note_miss_then_hit_on_the_compile_log(native_env: NativeSession) -> None:
+    sources = adder_sources("adder", "compile-log")
+    with pipeline.CompileEvent("adder", "test") as first:
+        native.build_extension("adder", sources)
+    with pipeline.CompileEvent("adder", "test") as second:
+        native.build_extension("adder", sources)
+    assert first.notes == [("build", "miss")]
+    assert second.notes == [("build", "hit")]
+
+
+def test_toolchain_set_up_is_one_line_on_the_compile_log(
+    native_env: NativeSession, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="gt4py.compile")
+    with config.overrides(cmake_build_type="MinSizeRel"):  # a toolchain of its own
+        native.prepare_toolchain()
+        native.prepare_toolchain()
+    lines = [r.getMessage() for r in caplog.records if r.name == "gt4py.compile"]
+    assert len(lines) == 1, lines
+    assert lines[0].startswith("setting up the native toolchain (once per machine) … ")
 
 
 # -- a warm cache needs no compiler (ADR 0018) ---------------------------------------------------

@@ -402,8 +402,9 @@ def test_host_cpu_is_a_key_part_only_for_host_tuned_builds(monkeypatch, tmp_path
     monkeypatch.setattr(_build.caching, "BuildDirCache", Recorder)
     source = {"m.cpp": "#include <nanobind/nanobind.h>\nNB_MODULE(m, m) {}\n"}
     for flags in ((), ("-march=native",)):
+        options = native.BuildOptions(extra_compile_flags=flags, host_tuned=False)
         with pytest.raises(RuntimeError, match="stop here"):
-            _build.build_extension("m", source, native.BuildOptions(extra_compile_flags=flags))
+            _build.build_extension("m", source, options)
     plain, tuned = (key.parts["host_cpu"] for key in seen)
     assert plain == "any"
     assert tuned != "any"

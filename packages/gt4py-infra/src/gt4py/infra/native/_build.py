@@ -6,13 +6,13 @@ import importlib.machinery
 import pathlib
 from collections.abc import Mapping
 
-from gt4py.infra import caching, config
+from gt4py.infra import caching, pipeline
 
 from . import _tools
 from ._host import host_cpu_identity, targets_build_host
 from ._module_build import CudaToolkit, ModuleSources, build_module, shipped_headers_digest
 from ._module_lookup import find_built, lookup_key, nanobind_path, record_built
-from ._options import BuildOptions, BuildType
+from ._options import BuildOptions
 from ._toolchain import ensure_toolchain, toolchain_spec
 
 
@@ -30,7 +30,10 @@ def build_extension(
     .cpp/.cc/.cxx/.c++ are compiled as C++, .cu with nvcc (needs ``options.cuda``); other files
     (headers) are only written next to them. The headers shipped with gt4py.infra
     (``<gt4py/python_semantics.hpp>``, ``<gt4py/cuda_launch.hpp>``) are on the include path and
-    in the key by their digest.
+    in the key by their digest. Host-tuned builds (``options.host_tuned``, by default the
+    ``native_host_tuned`` setting) compile C++ sources with ``-march=native`` and are keyed by
+    this machine's CPU (ADR 0023). On the compile log (``gt4py.infra.pipeline``) the build notes
+    ``("build", "hit" | "miss")``.
 
     Raises ``CompilationError`` when the compiler rejects the sources and ``ToolchainError``
     when a build tool is missing or broken.
@@ -40,17 +43,15 @@ def build_extension(
 
     options = BuildOptions() if options is None else options
     module = ModuleSources.validate(name, sources, cuda=options.cuda)
-    build_type: BuildType = options.build_type or config.get("cmake_build_type")
-    resolved = options.with_build_type(build_type)  # the key holds what is actually built
+    resolved = options.resolved()  # the key holds what is actually built
+    assert resolved.build_type is not None
     requested = {
         "name": name,
         "sources": fingerprinting.strict(dict(sorted(module.files.items()))),
         "options": fingerprinting.strict(resolved),
         "shipped_headers": shipped_headers_digest(),
         "host_cpu": (
-            fingerprinting.strict(host_cpu_identity())
-            if targets_build_host((*resolved.extra_compile_flags, *resolved.extra_cuda_flags))
-            else "any"
+            fingerprinting.strict(host_cpu_identity()) if _host_tuned(resolved) else "any"
         ),
     }
     modules = caching.BuildDirCache("native/modules")
@@ -58,9 +59,10 @@ def build_extension(
     lookup = lookup_key(requested)
     built_as = find_built(lookup)
     if built_as is not None and (entry := modules.get(built_as)) is not None:
+        pipeline.note_outcome("build", "hit")
         return _extension_file(entry, name)
 
-    spec = toolchain_spec(build_type)
+    spec = toolchain_spec(resolved.build_type)
     nvcc = _tools.find_nvcc() if resolved.cuda else None
     key = caching.CacheKey(
         {
@@ -83,12 +85,21 @@ def build_extension(
             key=key,
         )
 
-    entry = modules.get_or_build(key, build)
+    with pipeline.collect_outcomes() as notes:  # reported as "build", not the namespace
+        entry = modules.get_or_build(key, build)
+    pipeline.note_outcome("build", "miss" if ("native/modules", "miss") in notes else "hit")
     tools = {"C++ compiler": spec.cxx.path, **({"CUDA compiler": nvcc.path} if nvcc else {})}
     if (nanobind := nanobind_path()) is not None:
         tools["nanobind"] = nanobind
     record_built(lookup, key, tools)
     return _extension_file(entry, name)
+
+
+def _host_tuned(options: BuildOptions) -> bool:
+    """Whether the build may use instructions of this CPU only (so its key names the CPU)."""
+    return bool(options.host_tuned) or targets_build_host(
+        (*options.extra_compile_flags, *options.extra_cuda_flags)
+    )
 
 
 def _extension_file(entry: pathlib.Path, name: str) -> pathlib.Path:
@@ -109,6 +120,7 @@ def prepare_toolchain(options: BuildOptions | None = None) -> pathlib.Path:
     Building a first module does this implicitly; calling it ahead (in a container image, a
     CI warm-up step) moves the one-time cost of configuring CMake and compiling nanobind there.
     """
-    options = BuildOptions() if options is None else options
-    spec = toolchain_spec(options.build_type or config.get("cmake_build_type"))
+    build_type = (BuildOptions() if options is None else options).resolved().build_type
+    assert build_type is not None
+    spec = toolchain_spec(build_type)
     return ensure_toolchain(spec).directory

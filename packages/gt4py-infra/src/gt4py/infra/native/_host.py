@@ -1,16 +1,19 @@
-"""The identity of the build machine's CPU, for builds tuned to it (``-march=native``).
+"""Builds tuned to the build machine's CPU (``-march=native``): the flag, and the CPU's identity.
 
 Such a build may use instructions other CPUs lack; with a cache shared between machines (a
 parallel file system, MPI ranks on mixed nodes) it must only be found again on the same kind
-of CPU, so the CPU becomes part of its key.
+of CPU, so the CPU becomes part of its key (ADR 0023).
 """
 
 from __future__ import annotations
 
 import functools
+import os
 import pathlib
 import platform
 from collections.abc import Iterable
+
+from . import _tools
 
 
 _HOST_TUNING_FLAGS = ("-march=native", "-mcpu=native", "-mtune=native", "-xHost")
@@ -19,6 +22,19 @@ _HOST_TUNING_FLAGS = ("-march=native", "-mcpu=native", "-mtune=native", "-xHost"
 def targets_build_host(flags: Iterable[str]) -> bool:
     """Whether any of ``flags`` tunes the code for the CPU it is compiled on."""
     return any(flag in _HOST_TUNING_FLAGS for flag in flags)
+
+
+def host_tuning_flags(cxx: _tools.Tool) -> list[str]:
+    """The flag with which the C++ compiler ``cxx`` tunes code to this CPU; [] if it has none.
+
+    ``-march=native`` where the compiler takes it (GCC, Clang, icpx on x86 and Arm); else
+    ``-mcpu=native`` (GCC on POWER, older Clang on Arm). Asked once, when the toolchain is set up.
+    """
+    for flag in ("-march=native", "-mcpu=native"):
+        probe = _tools.run_tool(cxx, [flag, "-fsyntax-only", "-x", "c++", os.devnull])
+        if probe.returncode == 0 and flag not in probe.stdout:  # no "unused flag" warning
+            return [flag]
+    return []
 
 
 @functools.cache

@@ -25,6 +25,7 @@ from gt4py.infra import caching, config
 from . import _tools
 from ._errors import CompilationError, ToolchainError
 from ._failed_builds import keep_failed_build, raise_if_disk_full
+from ._host import targets_build_host
 from ._options import CXX_STANDARD_FLAGS, BuildOptions
 from ._toolchain import OBJECTS_SLOT, OUTPUT_SLOT, Toolchain
 
@@ -189,7 +190,7 @@ def build_module(
     (build_dir / "build.ninja").write_text(
         _ninja_file(toolchain, module, options, cuda, output), encoding="utf-8"
     )
-    jobs = str(config.get("build_jobs"))
+    jobs = str(config.BUILD_JOBS.get())
     completed = _tools.run_tool(ninja, ["-j", jobs], cwd=build_dir)
     (build_dir / "build.log").write_text(completed.stdout, encoding="utf-8")
     if completed.returncode != 0:
@@ -216,6 +217,12 @@ def _ninja_file(
     ]
     cuda_includes = [f"-I{cuda.include_dir}"] if cuda else []
 
+    # Before the extra flags, so that an explicit -march=... there wins (the last one does).
+    tuning = (
+        toolchain.host_tuning_flags
+        if options.host_tuned and not targets_build_host(options.extra_compile_flags)
+        else ()
+    )
     cxx_command = [
         *toolchain.compile_command,
         f"-std={standard}",
@@ -223,6 +230,7 @@ def _ninja_file(
         *user_includes,
         *cuda_includes,
         *openmp,
+        *tuning,
         *options.extra_compile_flags,
     ]
     objects_slot = toolchain.link_command.index(OBJECTS_SLOT)

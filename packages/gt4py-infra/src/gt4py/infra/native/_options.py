@@ -6,7 +6,7 @@ import dataclasses
 import os
 import re
 from collections.abc import Iterable, Mapping
-from typing import Final, Literal
+from typing import Final, Literal, cast
 
 
 BuildType = Literal["Release", "Debug", "RelWithDebInfo", "MinSizeRel"]
@@ -29,7 +29,9 @@ class BuildOptions:
 
     Collections are accepted in any iterable/mapping form and stored as sorted or ordered
     tuples, so equal options compare, hash and fingerprint equal. ``build_type=None`` means
-    "the ``cmake_build_type`` setting at build time". Include and library directories are
+    "the ``cmake_build_type`` setting at build time"; ``host_tuned=None`` the
+    ``native_host_tuned`` setting (tuned: C++ sources are compiled for the build machine's CPU,
+    ``-march=native``, and the build is keyed by that CPU). Include and library directories are
     keyed by path, not by the files in them: put a version of external headers in a define
     if they change under the same path.
     """
@@ -45,6 +47,7 @@ class BuildOptions:
     openmp: bool
     cuda: bool
     extra_cuda_flags: tuple[str, ...]
+    host_tuned: bool | None
 
     def __init__(
         self,
@@ -60,6 +63,7 @@ class BuildOptions:
         openmp: bool = False,
         cuda: bool = False,
         extra_cuda_flags: Iterable[str] = (),
+        host_tuned: bool | None = None,
     ) -> None:
         if cxx_standard not in CXX_STANDARD_FLAGS:
             raise ValueError(
@@ -74,6 +78,11 @@ class BuildOptions:
         for flag_name, flag in (("openmp", openmp), ("cuda", cuda)):
             if not isinstance(flag, bool):
                 raise TypeError(f"BuildOptions: {flag_name} must be a bool, got {flag!r}")
+        if host_tuned is not None and not isinstance(host_tuned, bool):
+            raise TypeError(
+                f"BuildOptions: host_tuned must be a bool or None (the 'native_host_tuned' "
+                f"setting), got {host_tuned!r}"
+            )
         setattr_ = object.__setattr__  # frozen dataclass: assign once, here
         setattr_(self, "cxx_standard", cxx_standard)
         setattr_(self, "build_type", build_type)
@@ -86,9 +95,19 @@ class BuildOptions:
         setattr_(self, "openmp", openmp)
         setattr_(self, "cuda", cuda)
         setattr_(self, "extra_cuda_flags", _words("extra_cuda_flags", extra_cuda_flags))
+        setattr_(self, "host_tuned", host_tuned)
 
     def with_build_type(self, build_type: BuildType) -> BuildOptions:
         return dataclasses.replace(self, build_type=build_type)
+
+    def resolved(self) -> BuildOptions:
+        """These options with each field left to a setting (None) set to its current value:
+        what is actually built, hence what the cache key holds."""
+        from gt4py.infra import config
+
+        build_type = self.build_type or cast(BuildType, config.CMAKE_BUILD_TYPE.get())
+        host_tuned = config.NATIVE_HOST_TUNED.get() if self.host_tuned is None else self.host_tuned
+        return dataclasses.replace(self, build_type=build_type, host_tuned=host_tuned)
 
     def define_flags(self) -> list[str]:
         return [

@@ -33,16 +33,17 @@ import sysconfig
 from collections.abc import Mapping, Sequence
 from typing import Any, Final, Literal
 
-from gt4py.infra import caching, config
+from gt4py.infra import caching, config, pipeline
 
 from . import _support_library, _tools
 from ._errors import ToolchainError
 from ._failed_builds import keep_failed_build, raise_if_disk_full
+from ._host import host_tuning_flags
 
 
 # Bump when the probe project or the recorded commands change meaning: old toolchains in
 # users' caches must then no longer match.
-_TOOLCHAIN_FORMAT: Final = "3"
+_TOOLCHAIN_FORMAT: Final = "4"
 _PROBE_MODULE: Final = "gt4py_native_probe"
 _TOOLCHAIN_FILE: Final = "toolchain.json"
 # Stands for the toolchain's cache entry in recorded commands: the entry is built in a
@@ -128,6 +129,8 @@ class Toolchain:
     # None: the compiler has no OpenMP support (CMake's FindOpenMP probe failed).
     openmp_flags: tuple[str, ...] | None
     extension_suffix: str
+    # How the compiler tunes code to the build machine's CPU (``-march=native``); () if it can't.
+    host_tuning_flags: tuple[str, ...]
 
     @classmethod
     def load(cls, directory: pathlib.Path) -> Toolchain:
@@ -149,6 +152,7 @@ class Toolchain:
                 link_command=here(recorded["link_command"]),
                 openmp_flags=None if openmp is None else tuple(openmp),
                 extension_suffix=recorded["extension_suffix"],
+                host_tuning_flags=tuple(recorded["host_tuning_flags"]),
             )
         except (OSError, ValueError, KeyError, TypeError) as error:
             raise ToolchainError(
@@ -201,7 +205,7 @@ def toolchain_spec(build_type: str) -> ToolchainSpec:
 
 def _nanobind_modes(nanobind_version: str) -> tuple[tuple[NanobindMode, ...], str | None]:
     """The nanobind modes to set up a toolchain with (in order) and the backend they use."""
-    requested = config.get("nanobind_mode")
+    requested = config.NANOBIND_MODE.get()
     if requested == "static":
         return ("static",), None
     backend = _tools.nanobind_backend_identity()
@@ -232,8 +236,14 @@ def ensure_toolchain(spec: ToolchainSpec) -> Toolchain:
     change between calls (``config.overrides``).
     """
     cache = caching.BuildDirCache("native/toolchains")
-    directory = cache.get_or_build(spec.key, lambda build_dir: _set_up(spec, build_dir))
+    directory = cache.get_or_build(spec.key, lambda build_dir: _set_up_logged(spec, build_dir))
     return Toolchain.load(directory)
+
+
+def _set_up_logged(spec: ToolchainSpec, entry_dir: pathlib.Path) -> None:
+    # One timed line on the gt4py.compile log (a warning when slow, as this usually is).
+    with pipeline.CompileEvent("the native toolchain (once per machine)", verb="setting up"):
+        _set_up(spec, entry_dir)
 
 
 class _ProbeLoadError(ToolchainError):
@@ -315,7 +325,7 @@ def _set_up_mode(spec: ToolchainSpec, mode: NanobindMode, mode_dir: pathlib.Path
     if libraries:
         # nanobind's support library (static mode); the probe itself is compiled by the
         # self-test, with the recorded commands.
-        jobs = int(config.get("build_jobs"))
+        jobs = config.BUILD_JOBS.get()
         chunked = (
             _support_library.build_in_chunks(build_dir, libraries[0], jobs)
             if len(libraries) == 1
@@ -344,6 +354,7 @@ def _set_up_mode(spec: ToolchainSpec, mode: NanobindMode, mode_dir: pathlib.Path
         "link_command": link_command,
         "openmp_flags": shlex.split(openmp_flags) if _cmake_true(openmp_found) else None,
         "extension_suffix": module_file.removeprefix(_PROBE_MODULE),
+        "host_tuning_flags": host_tuning_flags(spec.cxx),
     }
 
 
