@@ -132,6 +132,7 @@ def _builtin(name: str, implementation: Callable[..., Any], doc: str) -> BuiltIn
 def _from_vocabulary(name: str) -> BuiltInFunction:
     """The builtin ``name`` of the vocabulary; on scalars it runs the row's numpy function."""
     row = vocabulary.DSL_BUILTINS[name]
+    implementation: Callable[..., Any]
     if row.kind is vocabulary.Kind.SELECT:
         implementation = _scalar_where
     elif row.kind is vocabulary.Kind.REDUCTION:
