@@ -124,14 +124,14 @@ def _root(explicit: pathlib.Path | None) -> tuple[pathlib.Path, str]:
 
     # The persistent directory, also under lifetime "session": a session's caches are
     # private temporary directories that vanish with their process.
-    resolved = config.resolve("build_cache_dir")
+    resolved = config.BUILD_CACHE_DIR.resolve()
     return pathlib.Path(resolved.value), f"build_cache_dir, from {resolved.source}"
 
 
 def _overlay() -> list[pathlib.Path]:
     from gt4py.infra import config
 
-    overlay = config.get("build_cache_overlay")
+    overlay = config.BUILD_CACHE_OVERLAY.get()
     return [] if overlay is None else [pathlib.Path(overlay)]
 
 
@@ -150,7 +150,7 @@ def _remove_dead_sessions(out: TextIO) -> None:
 def _lifetime() -> str:
     from gt4py.infra import config
 
-    return str(config.get("build_cache_lifetime"))
+    return config.BUILD_CACHE_LIFETIME.get()
 
 
 def _info(root: pathlib.Path, origin: str, *, verbose: bool, out: TextIO) -> None:

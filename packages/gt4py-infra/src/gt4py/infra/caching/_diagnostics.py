@@ -26,7 +26,7 @@ def diagnostics_level() -> int | None:
     """The level at which to report misses now, or None when nobody asked for diagnostics."""
     from gt4py.infra import config
 
-    if config.get("cache_diagnostics"):
+    if config.CACHE_DIAGNOSTICS.get():
         # An explicit level above INFO on our own logger means "silence": respect it.
         return None if logger.level > logging.INFO else logging.INFO
     return logging.DEBUG if logger.isEnabledFor(logging.DEBUG) else None

@@ -117,10 +117,10 @@ def _configured_root() -> pathlib.Path:
 
 
 def _root_settings(config: Any) -> tuple[Any, ...]:
-    lifetime = config.get("build_cache_lifetime")
+    lifetime = config.BUILD_CACHE_LIFETIME.get()
     if lifetime == "persistent":
-        return (lifetime, config.get("build_cache_dir"))
-    return (lifetime, config.get("session_cache_dir"))
+        return (lifetime, config.BUILD_CACHE_DIR.get())
+    return (lifetime, config.SESSION_CACHE_DIR.get())
 
 
 __all__: list[str] = []

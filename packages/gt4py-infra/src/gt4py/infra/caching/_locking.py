@@ -96,7 +96,7 @@ def _wait(lock: filelock.BaseFileLock, lock_path: pathlib.Path, entry: str) -> N
 
     from gt4py.infra import config
 
-    timeout: float | None = config.get("build_lock_timeout")
+    timeout = config.BUILD_LOCK_TIMEOUT.get()
     _logger.debug("waiting for another builder of %s (lock %s)", entry, lock_path)
     start = time.monotonic()
     reported = False

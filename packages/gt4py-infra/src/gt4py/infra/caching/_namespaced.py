@@ -57,7 +57,7 @@ class NamespacedCache:
             return None
         from gt4py.infra import config
 
-        overlay = config.get("build_cache_overlay")
+        overlay = config.BUILD_CACHE_OVERLAY.get()
         return None if overlay is None else NamespaceLayout(overlay, self._namespace)
 
     def _writable_layout(self, layout: NamespaceLayout, key: CacheKey) -> NamespaceLayout:

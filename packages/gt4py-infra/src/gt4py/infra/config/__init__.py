@@ -57,7 +57,7 @@ def snapshot() -> Snapshot:
     With lifetime ``session`` the session directory is created first, so that workers write
     into this process's session cache instead of each making (and deleting) their own.
     """
-    if _REGISTRY.get("build_cache_lifetime") == "session":
+    if BUILD_CACHE_LIFETIME.get() == "session":
         cache_root()
     return _REGISTRY.snapshot()
 

@@ -7,7 +7,12 @@ import os
 import pathlib
 import threading
 
-from ._registry import REGISTRY
+from ._infra_settings import (
+    BUILD_CACHE_DIR,
+    BUILD_CACHE_LIFETIME,
+    BUILD_CACHE_OVERLAY,
+    SESSION_CACHE_DIR,
+)
 from ._session_dirs import create_session_dir, remove_owned_session_dirs
 from ._setting import ConfigError
 
@@ -31,13 +36,13 @@ def cache_root() -> pathlib.Path:
     baked into a container image); new builds then go to the ``build_cache_overlay``
     directory, or fail with an error saying so (see ``gt4py.infra.caching``).
     """
-    if REGISTRY.get("build_cache_lifetime") == "persistent":
-        return _ensure_exists(REGISTRY.get("build_cache_dir"), "GT4PY_BUILD_CACHE_DIR")
+    if BUILD_CACHE_LIFETIME.get() == "persistent":
+        return _ensure_exists(BUILD_CACHE_DIR.get(), "GT4PY_BUILD_CACHE_DIR")
     with _session_lock:
-        session_dir: pathlib.Path | None = REGISTRY.get("session_cache_dir")
+        session_dir = SESSION_CACHE_DIR.get()
         if session_dir is None:
             session_dir = create_session_dir()
-            REGISTRY.set("session_cache_dir", session_dir, source="session lifetime")
+            SESSION_CACHE_DIR.set(session_dir, source="session lifetime")
     return _ensure_exists(session_dir, "GT4PY_SESSION_CACHE_DIR")
 
 
@@ -45,7 +50,7 @@ def _ensure_exists(path: pathlib.Path, variable: str) -> pathlib.Path:
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        if REGISTRY.get("build_cache_overlay") is not None and not os.path.lexists(path):
+        if BUILD_CACHE_OVERLAY.get() is not None and not os.path.lexists(path):
             return path  # nothing to read there; every build goes to the overlay
         raise CacheRootError(
             f"gt4py cannot use {path} as its cache directory ({error.strerror or error}); "

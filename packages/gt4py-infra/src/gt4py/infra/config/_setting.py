@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 
 if TYPE_CHECKING:
-    from ._registry import _Registry
+    from ._registry import Resolved, _Registry
 
 
 T = TypeVar("T")
@@ -86,6 +86,10 @@ class Setting(Generic[T]):
         """The current value (as ``config.get(name)``: set by code, environment, default)."""
         value: T = _registry_of(self).get(self.name)
         return value
+
+    def resolve(self) -> Resolved:
+        """The current value and where it came from (as ``config.resolve(name)``)."""
+        return _registry_of(self).resolve(self.name)
 
     def set(self, value: T | None, *, source: str = "set by code") -> None:
         """Set the value for this process (as ``config.set(name, value)``)."""

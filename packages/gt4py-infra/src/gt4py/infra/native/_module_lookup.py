@@ -44,7 +44,7 @@ def lookup_key(module_parts: Mapping[str, str]) -> caching.CacheKey:
             "lookup_format": _FORMAT,
             "python": python_identity(),
             "platform": f"{sys.platform} {platform.machine()}",
-            "nanobind_mode": str(config.get("nanobind_mode")),
+            "nanobind_mode": config.NANOBIND_MODE.get(),
             # Split-mode modules import this runtime: a different one must not be served.
             "nanobind_backend": _tools.nanobind_backend_identity() or "none",
             "environment": build_environment(),

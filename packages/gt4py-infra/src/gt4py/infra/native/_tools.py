@@ -39,9 +39,9 @@ class Tool:
 
 def find_cxx() -> Tool:
     """The C++ compiler: the ``cxx_compiler`` setting (GT4PY_CXX), else $CXX, else c++/g++/clang++."""
-    configured = config.get("cxx_compiler")
+    configured = config.CXX_COMPILER.get()
     if configured:
-        source = config.resolve("cxx_compiler").source
+        source = config.CXX_COMPILER.resolve().source
         return _configured_tool("C++ compiler", configured, f"the cxx_compiler setting ({source})")
     from_env = os.environ.get("CXX")
     if from_env:
@@ -59,7 +59,7 @@ def find_cxx() -> Tool:
 def locate_cxx() -> str | None:
     """The path of the C++ compiler :func:`find_cxx` would choose, without running it; None
     when there is none (a runtime image without a compiler)."""
-    configured = config.get("cxx_compiler") or os.environ.get("CXX")
+    configured = config.CXX_COMPILER.get() or os.environ.get("CXX")
     if configured:
         return _existing_executable(configured)
     for candidate in ("c++", "g++", "clang++"):

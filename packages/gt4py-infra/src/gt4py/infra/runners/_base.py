@@ -72,7 +72,7 @@ def resolve_max_workers(max_workers: int | None, runner_name: str) -> int:
     if max_workers is None:
         from gt4py.infra import config
 
-        return int(config.get("build_jobs"))
+        return config.BUILD_JOBS.get()
     if not isinstance(max_workers, int) or isinstance(max_workers, bool):
         raise TypeError(
             f"{runner_name}(max_workers=...) must be an int or None, "

@@ -29,8 +29,8 @@ def default_runner() -> Runner:
     takes effect at once; one runner per distinct setting pair is kept for the process's
     lifetime (a runner that was shut down is replaced).
     """
-    mode = config.get("build_jobs_mode")
-    jobs = 1 if mode == "serial" else config.get("build_jobs")
+    mode = config.BUILD_JOBS_MODE.get()
+    jobs = 1 if mode == "serial" else config.BUILD_JOBS.get()
     factory = _FACTORIES.get(mode)
     if factory is None:
         raise config.ConfigError(
