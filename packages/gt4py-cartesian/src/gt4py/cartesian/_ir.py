@@ -6,27 +6,16 @@ GTScript functions are inlined. Statements keep the user's ``file:line`` in ``lo
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal as TypingLiteral, dataclass_transform
+from typing import Literal as TypingLiteral
 
-from gt4py import eve
-
-
-if TYPE_CHECKING:
-    # eve nodes are attrs classes built by a metaclass; tell the type checker they take their
-    # fields as keyword arguments, as dataclasses do.
-    @dataclass_transform(kw_only_default=True, frozen_default=True)
-    class _Node(eve.Node):
-        pass
-
-else:
-    _Node = eve.Node
+from gt4py.eve import Node
 
 
-class Expr(_Node):
+class Expr(Node):
     pass
 
 
-class Stmt(_Node):
+class Stmt(Node):
     loc: str
 
 
@@ -99,7 +88,7 @@ class While(Stmt):
     body: list[Stmt]
 
 
-class AxisPosition(_Node):
+class AxisPosition(Node):
     """A position on an axis relative to the compute domain: ``start + offset`` or ``end + offset``."""
 
     level: TypingLiteral["start", "end"]
@@ -119,32 +108,32 @@ class HorizontalRegion(Stmt):
     body: list[Stmt]
 
 
-class IntervalBlock(_Node):
+class IntervalBlock(Node):
     start: AxisPosition
     end: AxisPosition
     body: list[Stmt]
     loc: str
 
 
-class Computation(_Node):
+class Computation(Node):
     order: TypingLiteral["PARALLEL", "FORWARD", "BACKWARD"]
     intervals: list[IntervalBlock]
     loc: str
 
 
-class FieldDecl(_Node):
+class FieldDecl(Node):
     name: str
     dtype: str
     axes: str  # "IJK", "IJ", "K", ...
     data_dims: tuple[int, ...] = ()
 
 
-class ScalarDecl(_Node):
+class ScalarDecl(Node):
     name: str
     dtype: str
 
 
-class Stencil(_Node):
+class Stencil(Node):
     name: str
     params: list[FieldDecl | ScalarDecl]
     temporaries: list[FieldDecl]

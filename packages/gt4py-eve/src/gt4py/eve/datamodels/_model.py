@@ -15,13 +15,13 @@ import dataclasses
 import inspect
 import sys
 import typing
-from typing import Any, ClassVar, Final, TypeVar
+from typing import Any, ClassVar, Final, TypeVar, dataclass_transform
 
 import attrs
 
 from ._compile import compile_and_validate, validate_assignment
 from ._errors import DataModelDefinitionError
-from ._field import validated_field_names
+from ._field import field, validated_field_names
 from ._generic import concrete_class, has_type_vars
 
 
@@ -39,6 +39,9 @@ class ModelOptions:
     type_check: bool = True
 
 
+# Type checkers cannot see the ``__init__`` attrs generates at class creation; this tells them
+# every datamodel takes its fields as keyword arguments, as a dataclass would.
+@dataclass_transform(kw_only_default=True, frozen_default=True, field_specifiers=(field,))
 class DataModelMeta(type):
     """Builds every datamodel class as a slotted attrs class (see :class:`DataModel`).
 

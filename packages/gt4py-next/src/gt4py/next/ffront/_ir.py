@@ -8,7 +8,7 @@ and locations, the return type, and for programs the operator calls of the body.
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from gt4py.eve import Node, SourceLocation, datamodels
 
@@ -17,10 +17,6 @@ class Parameter(Node):
     name: str
     type: Any  # a type_specifications.TypeSpec
     location: SourceLocation
-
-    if TYPE_CHECKING:  # eve builds keyword-only __init__s at runtime; mypy cannot see them
-
-        def __init__(self, *, name: str, type: Any, location: SourceLocation) -> None: ...
 
 
 class OperatorDefinition(Node):
@@ -34,20 +30,6 @@ class OperatorDefinition(Node):
     body: ast.FunctionDef = datamodels.field(fingerprint=False)
     expression_types: dict[Any, Any] = datamodels.field(fingerprint=False)
 
-    if TYPE_CHECKING:
-
-        def __init__(
-            self,
-            *,
-            name: str,
-            kind: str,
-            params: list[Parameter],
-            returns: Any,
-            location: SourceLocation,
-            body: ast.FunctionDef,
-            expression_types: dict[Any, Any],
-        ) -> None: ...
-
 
 class OperatorCall(Node):
     """``op(args..., out=..., domain=...)`` inside a program."""
@@ -55,24 +37,9 @@ class OperatorCall(Node):
     callee: str
     location: SourceLocation
 
-    if TYPE_CHECKING:
-
-        def __init__(self, *, callee: str, location: SourceLocation) -> None: ...
-
 
 class ProgramDefinition(Node):
     name: str
     params: list[Parameter]
     calls: list[OperatorCall]
     location: SourceLocation
-
-    if TYPE_CHECKING:
-
-        def __init__(
-            self,
-            *,
-            name: str,
-            params: list[Parameter],
-            calls: list[OperatorCall],
-            location: SourceLocation,
-        ) -> None: ...

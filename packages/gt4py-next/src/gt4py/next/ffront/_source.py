@@ -144,7 +144,7 @@ def source_location(
     end_column: int | None = None,
 ) -> SourceLocation:
     """An eve ``SourceLocation`` (typed here: eve's keyword-only __init__ is invisible to mypy)."""
-    return SourceLocation(  # type: ignore[call-arg]  # eve datamodel fields are keywords
+    return SourceLocation(
         filename=filename, line=line, column=column, end_line=end_line, end_column=end_column
     )
 

@@ -12,8 +12,6 @@ them. Dtypes are numpy dtype names (``"float64"``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from gt4py.eve import Node
 from gt4py.eve.datamodels import field
 
@@ -26,19 +24,11 @@ class Literal(Expr):
     value: str  # Python literal text: "1.5", "-3", "True"
     dtype: str
 
-    if TYPE_CHECKING:  # eve builds keyword-only __init__s at runtime; mypy cannot see them
-
-        def __init__(self, *, value: str, dtype: str) -> None: ...
-
 
 class SymRef(Expr):
     """A scalar parameter, a ``Let`` binding or a scan carry."""
 
     name: str
-
-    if TYPE_CHECKING:
-
-        def __init__(self, *, name: str) -> None: ...
 
 
 class Shift(Node):
@@ -50,10 +40,6 @@ class CartesianShift(Shift):
 
     dim: str
     amount: int
-
-    if TYPE_CHECKING:
-
-        def __init__(self, *, dim: str, amount: int) -> None: ...
 
 
 class NeighbourShift(Shift):
@@ -67,20 +53,12 @@ class NeighbourShift(Shift):
     # `z = neighbor_sum(w(C2E2C)); neighbor_sum(z(C2E2C))`, refers to the outer reduction)
     outer: int = 0
 
-    if TYPE_CHECKING:
-
-        def __init__(self, *, offset: str, index: int | None = ..., outer: int = ...) -> None: ...
-
 
 class LocalIndex(Shift):
     """``a[E2CDim(0)]``: read neighbour ``index`` of a field over the local dimension ``dim``."""
 
     dim: str
     index: int
-
-    if TYPE_CHECKING:
-
-        def __init__(self, *, dim: str, index: int) -> None: ...
 
 
 class DynamicShift(Shift):
@@ -89,10 +67,6 @@ class DynamicShift(Shift):
     dim: str
     amount: Expr
 
-    if TYPE_CHECKING:
-
-        def __init__(self, *, dim: str, amount: Expr) -> None: ...
-
 
 class Deref(Expr):
     """The value of field ``field`` at the current point after ``shifts`` (applied in order)."""
@@ -100,19 +74,11 @@ class Deref(Expr):
     field: str
     shifts: list[Shift]
 
-    if TYPE_CHECKING:
-
-        def __init__(self, *, field: str, shifts: list[Shift]) -> None: ...
-
 
 class AxisIndex(Expr):
     """The index of the current point along ``dim`` (domain conditions of concat_where)."""
 
     dim: str
-
-    if TYPE_CHECKING:
-
-        def __init__(self, *, dim: str) -> None: ...
 
 
 class Call(Expr):
@@ -121,18 +87,10 @@ class Call(Expr):
     fun: str
     args: list[Expr]
 
-    if TYPE_CHECKING:
-
-        def __init__(self, *, fun: str, args: list[Expr]) -> None: ...
-
 
 class Cast(Expr):
     value: Expr
     dtype: str
-
-    if TYPE_CHECKING:
-
-        def __init__(self, *, value: Expr, dtype: str) -> None: ...
 
 
 class Let(Expr):
@@ -141,10 +99,6 @@ class Let(Expr):
     name: str
     value: Expr
     body: Expr
-
-    if TYPE_CHECKING:
-
-        def __init__(self, *, name: str, value: Expr, body: Expr) -> None: ...
 
 
 class Reduce(Expr):
@@ -158,18 +112,6 @@ class Reduce(Expr):
     body: Expr
     tables: list[str]
 
-    if TYPE_CHECKING:
-
-        def __init__(
-            self,
-            *,
-            op: str,
-            axis: str,
-            init: Expr,
-            body: Expr,
-            tables: list[str],
-        ) -> None: ...
-
 
 class Range(Node):
     """``dim`` from ``start`` to ``stop`` (absolute indices, expressions over scalar params)."""
@@ -177,10 +119,6 @@ class Range(Node):
     dim: str
     start: Expr
     stop: Expr
-
-    if TYPE_CHECKING:
-
-        def __init__(self, *, dim: str, start: Expr, stop: Expr) -> None: ...
 
 
 class FieldBound(Expr):
@@ -190,10 +128,6 @@ class FieldBound(Expr):
     dim: str
     upper: bool
 
-    if TYPE_CHECKING:
-
-        def __init__(self, *, field: str, dim: str, upper: bool) -> None: ...
-
 
 class Binding(Node):
     """``name = value``, computed once per point before a statement's values and visible to
@@ -201,10 +135,6 @@ class Binding(Node):
 
     name: str
     value: Expr
-
-    if TYPE_CHECKING:
-
-        def __init__(self, *, name: str, value: Expr) -> None: ...
 
 
 class Apply(Node):
@@ -215,17 +145,6 @@ class Apply(Node):
     domain: list[Range]
     values: list[Expr]
     bindings: list[Binding] = field(factory=list)
-
-    if TYPE_CHECKING:
-
-        def __init__(
-            self,
-            *,
-            outputs: list[str],
-            domain: list[Range],
-            values: list[Expr],
-            bindings: list[Binding] = ...,
-        ) -> None: ...
 
 
 class Scan(Node):
@@ -242,39 +161,16 @@ class Scan(Node):
     values: list[Expr]
     bindings: list[Binding] = field(factory=list)
 
-    if TYPE_CHECKING:
-
-        def __init__(
-            self,
-            *,
-            outputs: list[str],
-            domain: list[Range],
-            axis: str,
-            forward: bool,
-            carries: list[str],
-            init: list[Expr],
-            values: list[Expr],
-            bindings: list[Binding] = ...,
-        ) -> None: ...
-
 
 class FieldParam(Node):
     name: str
     dims: list[str]
     dtype: str
 
-    if TYPE_CHECKING:
-
-        def __init__(self, *, name: str, dims: list[str], dtype: str) -> None: ...
-
 
 class ScalarParam(Node):
     name: str
     dtype: str
-
-    if TYPE_CHECKING:
-
-        def __init__(self, *, name: str, dtype: str) -> None: ...
 
 
 class OffsetDecl(Node):
@@ -285,17 +181,6 @@ class OffsetDecl(Node):
     domain_dim: str
     local: str | None
     codomain: str
-
-    if TYPE_CHECKING:
-
-        def __init__(
-            self,
-            *,
-            name: str,
-            domain_dim: str,
-            local: str | None,
-            codomain: str,
-        ) -> None: ...
 
 
 class Temporary(Node):
@@ -308,17 +193,6 @@ class Temporary(Node):
     dtype: str
     domain: list[Range]
 
-    if TYPE_CHECKING:
-
-        def __init__(
-            self,
-            *,
-            name: str,
-            dims: list[str],
-            dtype: str,
-            domain: list[Range],
-        ) -> None: ...
-
 
 class Program(Node):
     name: str
@@ -326,15 +200,3 @@ class Program(Node):
     offsets: list[OffsetDecl]
     body: list[Apply | Scan]
     temporaries: list[Temporary] = field(factory=list)
-
-    if TYPE_CHECKING:
-
-        def __init__(
-            self,
-            *,
-            name: str,
-            params: list[FieldParam | ScalarParam],
-            offsets: list[OffsetDecl],
-            body: list[Apply | Scan],
-            temporaries: list[Temporary] = ...,
-        ) -> None: ...
