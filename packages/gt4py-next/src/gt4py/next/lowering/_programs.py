@@ -9,27 +9,20 @@ expressions over scalar parameters, or the bounds of ``out``).
 from __future__ import annotations
 
 import ast
-import itertools
 from typing import Any
 
 import numpy as np
 
 from .. import ir
-from .._offsets import FieldOffset
 from ..ffront import type_specifications as ts
 from ..ffront.checked import CheckedProgram, TypedBody
 from ..ir import literal
-from ._operators import (
-    ARITHMETIC,
-    ExpressionLowering,
-    LoweringError,
-    OperatorLowering,
-    Value,
-    dtype_of,
-)
-
-
-INDEX_DTYPE = "int64"
+from ._calls import lower_call
+from ._context import LoweringContext
+from ._errors import LoweringError
+from ._expressions import ARITHMETIC
+from ._outputs import INDEX_DTYPE, domain_leaves, out_domain, per_output_domains, sliced
+from ._values import Value, dtype_of
 
 
 def flat_params(name: str, type_: Any) -> list[ir.FieldParam | ir.ScalarParam]:
@@ -59,308 +52,11 @@ def param_value(name: str, type_: Any) -> Value:
     return ir.SymRef(name=name)
 
 
-class LoweringContext:
-    """What all operator lowerings of one program share: offsets used, fresh names, and the
-    intermediates materialized so far (temporaries with the statements writing them)."""
-
-    def __init__(self, params: list[ir.FieldParam | ir.ScalarParam] | None = None) -> None:
-        self.offsets: dict[str, ir.OffsetDecl] = {}
-        self.temporaries: list[ir.Temporary] = []
-        self.pending: list[ir.Apply | ir.Scan] = []  # written before the statement being lowered
-        self.scalar_names: set[str] = set()
-        self._locals = itertools.count()
-        self.set_params(params or [])
-
-    def fresh_local(self, name: str) -> str:
-        """A program-wide unique name for a bound local of an operator body."""
-        return f"__l{next(self._locals)}_{name}"
-
-    def set_params(self, params: list[ir.FieldParam | ir.ScalarParam]) -> None:
-        self.scalar_names = {p.name for p in params if isinstance(p, ir.ScalarParam)}
-
-    # -- temporaries ----------------------------------------------------------------------------
-
-    def _temporaries_for(self, result_type: Any) -> list[ir.Temporary] | None:
-        """Fresh temporaries for an operator result of ``result_type`` (None: not a field)."""
-        leaves = _type_leaves(result_type)
-        if not all(isinstance(t, ts.FieldType) and t.dims is not None for t in leaves):
-            return None
-        created = [
-            ir.Temporary(
-                name=f"__tmp{len(self.temporaries) + i}",
-                dims=[d.value for d in t.dims],
-                dtype=t.dtype.name,
-                domain=[],
-            )
-            for i, t in enumerate(leaves)
-        ]
-        self.temporaries.extend(created)
-        return created
-
-    def materializable(self, values: list[Value]) -> str | None:
-        """Why arguments evaluated at the current point cannot be evaluated on a temporary's
-        own domain (None: they can): they use scan carries or a reduction's neighbour."""
-        for value in values:
-            for leaf in _leaves(value):
-                reason = self._free_reference(leaf, frozenset(), frozenset())
-                if reason is not None:
-                    return reason
-        return None
-
-    def _free_reference(
-        self, node: ir.Expr, axes: frozenset[str], names: frozenset[str]
-    ) -> str | None:
-        """A carry / local value, or the neighbour of an enclosing reduction, that ``node``
-        uses without binding it itself (reductions and lets inside it bind theirs)."""
-        if isinstance(node, ir.SymRef):
-            if node.name in self.scalar_names or node.name in names:
-                return None
-            return f"it uses the local value '{node.name}'"
-        if isinstance(node, ir.Deref):
-            for shift in node.shifts:
-                if isinstance(shift, ir.NeighbourShift) and shift.index is None:
-                    decl = self.offsets.get(shift.offset)
-                    if decl is None or decl.local not in axes:
-                        return "it is inside a reduction over neighbours"
-                if isinstance(shift, ir.DynamicShift):
-                    reason = self._free_reference(shift.amount, axes, names)
-                    if reason is not None:
-                        return reason
-            return None
-        if isinstance(node, ir.Reduce):
-            return self._free_reference(node.init, axes, names) or self._free_reference(
-                node.body, axes | {node.axis}, names
-            )
-        if isinstance(node, ir.Let):
-            return self._free_reference(node.value, axes, names) or self._free_reference(
-                node.body, axes, names | {node.name}
-            )
-        if isinstance(node, ir.Call):
-            for arg in node.args:
-                reason = self._free_reference(arg, axes, names)
-                if reason is not None:
-                    return reason
-            return None
-        if isinstance(node, ir.Cast):
-            return self._free_reference(node.value, axes, names)
-        return None  # literals, axis indices, field bounds
-
-    def materialize(self, result: Value, result_type: Any, args: list[Value]) -> Value:
-        """A field-operator result as temporaries written by a pending ``Apply`` — a candidate
-        the ``temporaries`` pass keeps or inlines again — or ``result`` itself if it cannot
-        be computed on its own domain."""
-        if self.materializable(args) is not None:
-            return result
-        temporaries = self._temporaries_for(result_type)
-        if temporaries is None:
-            return result
-        values = _leaves(result)
-        if len(values) != len(temporaries):
-            self._forget(temporaries)
-            return result
-        self.pending.append(
-            ir.Apply(outputs=[t.name for t in temporaries], domain=[], values=values)
-        )
-        return _rebuild(result, iter(ir.Deref(field=t.name, shifts=[]) for t in temporaries))
-
-    def materialize_scan(
-        self, operator: Any, args: list[Value], arg_types: list[Any], result_type: Any
-    ) -> Value:
-        """A scan called inside a field operator: always a temporary (its column is needed)."""
-        name = operator.__name__
-        reason = self.materializable(args)
-        if reason is not None:
-            raise LoweringError(f"scan operator {name} cannot be computed on its own: {reason}")
-        temporaries = self._temporaries_for(result_type)
-        if temporaries is None:
-            raise LoweringError(f"scan operator {name} does not return fields here")
-        carries, init, values = _scan_lowering(self, operator, args, arg_types)
-        if len(values) != len(temporaries):
-            raise LoweringError(f"{name} gives {len(values)} value(s) for {len(temporaries)}")
-        signature = operator.__gt_signature__
-        self.pending.append(
-            ir.Scan(
-                outputs=[t.name for t in temporaries],
-                domain=[],
-                axis=signature.axis.value,
-                forward=operator.forward,
-                carries=carries,
-                init=init,
-                values=values,
-            )
-        )
-        leaves = iter(ir.Deref(field=t.name, shifts=[]) for t in temporaries)
-        return _rebuild_type(result_type, leaves)
-
-    def _forget(self, temporaries: list[ir.Temporary]) -> None:
-        names = {t.name for t in temporaries}
-        self.temporaries = [t for t in self.temporaries if t.name not in names]
-
-    def take_pending(self) -> list[ir.Apply | ir.Scan]:
-        pending, self.pending = self.pending, []
-        return pending
-
-    def declare_offset(self, offset: FieldOffset) -> None:
-        target = offset.target
-        self.offsets[offset.value] = ir.OffsetDecl(
-            name=offset.value,
-            domain_dim=target[0].value,
-            local=target[1].value if len(target) == 2 else None,
-            codomain=offset.source.value,
-        )
-
-    def tables_over(self, body: ir.Expr, axis: str) -> list[str]:
-        """The tables whose neighbours along local dimension ``axis`` ``body`` visits."""
-        found: list[str] = []
-        for node in body.walk_values().if_isinstance(ir.NeighbourShift):
-            decl = self.offsets.get(node.offset)
-            used = node.index is None and decl is not None and decl.local == axis
-            if used and node.offset not in found:
-                found.append(node.offset)
-        return found
-
-    def int_constant(self, lowering: ExpressionLowering, node: ast.expr) -> int:
-        type_ = lowering.type_of(node)
-        if isinstance(type_, ts.IntConstantType):
-            return type_.value
-        value = lowering.constant_value(node)
-        if isinstance(value, int):
-            return value
-        raise lowering.error(node, "offset amounts and indices must be integer constants")
-
-
-def _scan_lowering(
-    context: LoweringContext, operator: Any, args: list[Value], arg_dtypes: list[Any]
-) -> tuple[list[str], list[ir.Expr], list[ir.Expr]]:
-    """(carry names, init, new carry values) of a scan operator applied to ``args``."""
-    definition = operator.__gt_signature__.definition
-    carry_param = definition.params[0]
-    carry_type = carry_param.type
-    carry_names: list[str] = []
-
-    def carry_value(type_: Any, prefix: str) -> Value:
-        if isinstance(type_, (ts.TupleType, ts.NamedCollectionType)):
-            return tuple(carry_value(t, f"{prefix}_{i}") for i, t in enumerate(type_.types))
-        carry_names.append(prefix)
-        return ir.SymRef(name=prefix)
-
-    env: dict[str, Value] = {carry_param.name: carry_value(carry_type, "__carry")}
-    for param, value in zip(definition.params[1:], args, strict=True):
-        env[param.name] = value
-    result = OperatorLowering(context, operator, env).lower()
-    values = _leaves(result)
-    carry_dtypes = [dtype_of(t) for t in _type_leaves(carry_type)]
-    init_values = _leaves_py(operator.init)
-    init: list[ir.Expr] = [literal(v, d) for v, d in zip(init_values, carry_dtypes, strict=True)]
-    values = [_cast_to(v, d) for v, d in zip(values, carry_dtypes, strict=True)]
-    return carry_names, init, values
-
-
-def _cast_to(value: ir.Expr, dtype: Any) -> ir.Expr:
-    if isinstance(value, ir.Literal) and value.dtype != dtype.name:
-        return literal(float(value.value) if dtype.kind == "f" else value.value, dtype)
-    return value
-
-
-def _leaves(value: Value) -> list[ir.Expr]:
-    if isinstance(value, tuple):
-        return [leaf for v in value for leaf in _leaves(v)]
-    return [value]
-
-
-def _type_leaves(type_: Any) -> list[Any]:
-    if isinstance(type_, (ts.TupleType, ts.NamedCollectionType)):
-        return [leaf for t in type_.types for leaf in _type_leaves(t)]
-    return [type_]
-
-
-def _rebuild(shape: Value, leaves: Any) -> Value:
-    if isinstance(shape, tuple):
-        return tuple(_rebuild(v, leaves) for v in shape)
-    return next(leaves)  # type: ignore[no-any-return]
-
-
-def _rebuild_type(type_: Any, leaves: Any) -> Value:
-    if isinstance(type_, (ts.TupleType, ts.NamedCollectionType)):
-        return tuple(_rebuild_type(t, leaves) for t in type_.types)
-    return next(leaves)  # type: ignore[no-any-return]
-
-
-def _leaves_py(value: Any) -> list[Any]:
-    if isinstance(value, tuple):
-        return [leaf for v in value for leaf in _leaves_py(v)]
-    return [value]
-
-
 def _names(value: Any) -> list[str]:
     if isinstance(value, tuple):
         return [n for v in value for n in _names(v)]
     assert isinstance(value, ir.Deref) and not value.shifts
     return [value.field]
-
-
-def lower_call(
-    context: LoweringContext,
-    operator: Any,
-    args: list[Value],
-    arg_types: list[Any],
-    outputs: list[str],
-    domain: list[ir.Range],
-) -> list[ir.Apply | ir.Scan]:
-    """One operator call writing into ``outputs`` over ``domain``, preceded by the statements
-    writing the temporaries it reads."""
-    statement = _lower_one_call(context, operator, args, arg_types, outputs, domain)
-    return [*context.take_pending(), statement]
-
-
-def _lower_one_call(
-    context: LoweringContext,
-    operator: Any,
-    args: list[Value],
-    arg_types: list[Any],
-    outputs: list[str],
-    domain: list[ir.Range],
-) -> ir.Apply | ir.Scan:
-    signature = operator.__gt_signature__
-    if signature.definition.kind == "scan_operator":
-        carries, init, values = _scan_lowering(
-            context, operator, args, [dtype_of(t) for t in arg_types]
-        )
-        if len(values) != len(outputs):
-            raise LoweringError(
-                f"{operator.__name__} gives {len(values)} value(s) for {len(outputs)} output(s)"
-            )
-        return ir.Scan(
-            outputs=outputs,
-            domain=domain,
-            axis=signature.axis.value,
-            forward=operator.forward,
-            carries=carries,
-            init=init,
-            values=values,
-        )
-    env = {name: value for (name, _), value in zip(signature.params, args, strict=True)}
-    result = OperatorLowering(context, operator, env).lower()
-    values = _leaves(result)
-    if len(values) == 1 and len(outputs) > 1:
-        values = values * len(outputs)
-    if len(values) != len(outputs):
-        raise LoweringError(
-            f"{operator.__name__} gives {len(values)} value(s) for {len(outputs)} output(s)"
-        )
-    out_dtypes = [None] * len(outputs)
-    return ir.Apply(outputs=outputs, domain=domain, values=[*values][: len(out_dtypes)])
-
-
-def out_domain(out_param: ir.FieldParam) -> list[ir.Range]:
-    return [
-        ir.Range(
-            dim=d,
-            start=ir.FieldBound(field=out_param.name, dim=d, upper=False),
-            stop=ir.FieldBound(field=out_param.name, dim=d, upper=True),
-        )
-        for d in out_param.dims
-    ]
 
 
 def _finish(
@@ -462,24 +158,6 @@ class _ProgramExpressions:
         raise LoweringError(f"'{ast.unparse(node)}' cannot be lowered in a program")
 
 
-def _sliced(domain: list[ir.Range], slices: list[tuple[int | None, int | None]]) -> list[ir.Range]:
-    """The output domain cut by positional slices relative to the field's own bounds."""
-
-    def bound(r: ir.Range, value: int | None, default: ir.Expr) -> ir.Expr:
-        if value is None:
-            return default
-        base = r.stop if value < 0 else r.start
-        return ir.Call(fun="plus", args=[base, literal(value, INDEX_DTYPE)])
-
-    result = list(domain)
-    for position, (start, stop) in enumerate(slices):
-        r = result[position]
-        result[position] = ir.Range(
-            dim=r.dim, start=bound(r, start, r.start), stop=bound(r, stop, r.stop)
-        )
-    return result
-
-
 def _given_domain(node: ast.expr, expressions: _ProgramExpressions) -> dict[str, ir.Range]:
     """``{Dim: (start, stop), ...}`` of ``domain=`` as ranges by dimension name."""
     assert isinstance(node, ast.Dict)
@@ -494,95 +172,6 @@ def _given_domain(node: ast.expr, expressions: _ProgramExpressions) -> dict[str,
         assert isinstance(start, ir.Expr) and isinstance(stop, ir.Expr)  # checked: integers
         given[dim] = ir.Range(dim=dim, start=start, stop=stop)
     return given
-
-
-def _domain_leaves(node: ast.expr) -> list[ast.expr]:
-    """The domains of ``domain=``, one per output field: nested tuples (for an output that is
-    a tuple or NamedTuple of fields) flattened in order."""
-    if isinstance(node, ast.Tuple):
-        return [leaf for element in node.elts for leaf in _domain_leaves(element)]
-    return [node]
-
-
-def _per_output_domains(
-    statements: list[ir.Apply | ir.Scan], domains: list[list[ir.Range]], operator: Any
-) -> list[ir.Apply | ir.Scan]:
-    """``domain=({...}, {...})``: each output written over its own domain. An ``Apply`` is
-    split into one statement per distinct domain (the values are pure: recomputing them is
-    safe); a scan's outputs must share one domain."""
-    *pending, last = statements
-    if all(_same_domain(d, domains[0]) for d in domains[1:]):
-        return statements
-    if isinstance(last, ir.Scan):
-        raise LoweringError(
-            f"the outputs of scan operator {operator.__name__} are given different domains; "
-            "a scan computes all its outputs over one domain"
-        )
-    entries = list(zip(last.outputs, last.values, domains, strict=True))
-    # An output is written only once no other value reads it: directly or, preferably, through
-    # the temporaries of ``pending`` (computed before the split statements, but the
-    # ``temporaries`` pass may inline them into them: it keeps them only where it must).
-    through = _temporary_sources(pending)
-    order = _write_order(entries, through) or _write_order(entries, {})
-    if order is None:
-        names = ", ".join(repr(o) for o, _, _ in entries)
-        raise LoweringError(
-            f"{operator.__name__} writes {names} over different domains and each is read "
-            "for another: pass separate output fields"
-        )
-    split = [ir.Apply(outputs=[o], domain=d, values=[v]) for o, v, d in order]
-    return [*pending, *split]
-
-
-def _write_order(
-    entries: list[tuple[str, ir.Expr, list[ir.Range]]], through: dict[str, set[str]]
-) -> list[tuple[str, ir.Expr, list[ir.Range]]] | None:
-    """``entries`` ordered so that no output is written before another value reads it (None:
-    there is a cycle); reads of a temporary count as reads of the fields in ``through``."""
-    reads = [_fields_read(value, through) for _, value, _ in entries]
-    remaining = list(range(len(entries)))
-    order = []
-    while remaining:
-        for index in remaining:
-            output = entries[index][0]
-            if not any(output in reads[i] for i in remaining if i != index):
-                order.append(entries[index])
-                remaining.remove(index)
-                break
-        else:
-            return None
-    return order
-
-
-def _fields_read(value: ir.Expr, through: dict[str, set[str]]) -> set[str]:
-    fields: set[str] = set()
-    for deref in value.walk_values().if_isinstance(ir.Deref):
-        fields |= through.get(deref.field, {deref.field})
-    return fields
-
-
-def _temporary_sources(pending: list[ir.Apply | ir.Scan]) -> dict[str, set[str]]:
-    """The fields each temporary written by ``pending`` is computed from, through the
-    temporaries it reads in turn (each output of a scan: everything the scan reads)."""
-    through: dict[str, set[str]] = {}
-    for statement in pending:
-        if isinstance(statement, ir.Apply):
-            for output, value in zip(statement.outputs, statement.values, strict=True):
-                through[output] = _fields_read(value, through)
-        else:
-            fields = set().union(
-                *(_fields_read(v, through) for v in [*statement.init, *statement.values])
-            )
-            through.update(dict.fromkeys(statement.outputs, fields))
-    return through
-
-
-def _same_domain(a: list[ir.Range], b: list[ir.Range]) -> bool:
-    from ..ir import expr_text
-
-    return [(r.dim, expr_text(r.start), expr_text(r.stop)) for r in a] == [
-        (r.dim, expr_text(r.start), expr_text(r.stop)) for r in b
-    ]
 
 
 def lower_program(program: Any) -> ir.Program:
@@ -610,10 +199,10 @@ def lower_program(program: Any) -> ir.Program:
         outputs = _names(expressions.expr(call.out))
         first = by_name[outputs[0]]
         assert isinstance(first, ir.FieldParam)
-        domain = _sliced(out_domain(first), list(call.out_slices))
+        domain = sliced(out_domain(first), list(call.out_slices))
         domains = [domain] * len(outputs)
         if call.domain is not None:
-            nodes = _domain_leaves(call.domain)
+            nodes = domain_leaves(call.domain)
             if len(nodes) not in (1, len(outputs)):
                 raise LoweringError(
                     f"domain= gives {len(nodes)} domains for {len(outputs)} outputs"
@@ -624,5 +213,8 @@ def lower_program(program: Any) -> ir.Program:
                 for i in range(len(outputs))
             ]
         statements = lower_call(context, operator, args, arg_types, outputs, domains[0])
-        body.extend(_per_output_domains(statements, domains, operator))
+        body.extend(per_output_domains(statements, domains, operator))
     return _finish(checked.name, params, context, body)
+
+
+__all__ = ["flat_params", "lower_operator_call", "lower_program", "param_value"]

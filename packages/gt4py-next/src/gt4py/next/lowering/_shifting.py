@@ -3,15 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Union
 
 from .. import ir
 from ..ir import literal
 from ._errors import LoweringError
-
-
-#: A lowered value: one expression or a (nested) tuple of them.
-Value = Union[ir.Expr, tuple["Value", ...]]  # noqa: UP007  (a runtime alias, recursive)
+from ._values import Value
 
 
 class ShiftPusher:
@@ -81,4 +77,4 @@ class ShiftPusher:
         return shift
 
 
-__all__ = ["ShiftPusher", "Value"]
+__all__ = ["ShiftPusher"]
