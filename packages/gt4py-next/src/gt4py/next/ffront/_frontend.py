@@ -16,7 +16,8 @@ from ._result_shifts import forwards_requested_domain
 from ._scan_conditionals import level_function
 from ._signature import OperatorSignature
 from ._source import SourceDefinition
-from ._type_deduction import OperatorTypeDeduction, _same_type
+from ._type_deduction import OperatorTypeDeduction
+from ._type_rules import same_type
 from .checked import CheckedOperator, CheckedProgram, TypedBody
 
 
@@ -78,7 +79,7 @@ def _check_scan(checker: OperatorTypeDeduction, init: Any) -> None:
             "a scan operator's first parameter is the carry (the value of the previous level)",
         )
     carry_name, carry_type = checker.parameters[0]
-    if not _same_type(checker.return_type, carry_type):
+    if not same_type(checker.return_type, carry_type):
         raise DSLTypeError(
             checker.location(tree.returns or tree),
             f"a scan operator returns its new carry: the return type {checker.return_type} must "

@@ -7,7 +7,8 @@ import ast
 from ..errors import DSLError, DSLTypeError, UnsupportedPythonFeatureError
 from . import type_specifications as ts
 from ._ir import OperatorCall
-from ._type_deduction import OperatorTypeDeduction, _same_type
+from ._type_deduction import OperatorTypeDeduction
+from ._type_rules import same_type
 from .checked import ProgramCall
 
 
@@ -193,7 +194,7 @@ def _fits_out(result: ts.TypeSpec, out: ts.TypeSpec) -> bool:
             and all(_fits_out(r, o) for r, o in zip(result.types, out.types, strict=False))
         )
     if isinstance(result, ts.FieldType):
-        return _same_type(result, out)
+        return same_type(result, out)
     dtype = ts.element_dtype(result)
     return (
         isinstance(out, ts.FieldType)
