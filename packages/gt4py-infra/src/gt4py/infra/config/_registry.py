@@ -17,7 +17,7 @@ import warnings
 from collections.abc import Iterator, Mapping
 from typing import Any, Final, TypeVar
 
-from ._setting import ConfigError, Setting, UnknownSettingError, bind_registry
+from ._setting import ConfigError, Setting, UnknownSettingError, bind_registry, not_registered
 from ._unknown_variables import warn_about_unknown_variables
 
 
@@ -144,6 +144,18 @@ class _Registry:
         if explicit is not _UNSET:
             return explicit[0]  # type: ignore[index]
         return self._resolve_implicit(self.setting(name))[0]
+
+    def value_of(self, setting: Setting[_T]) -> _T:
+        """``get`` for a handle: checks that ``setting`` is the registered one (one step)."""
+        if self._needs_check:
+            self.check_environment()
+        if self._settings.get(setting.name) is not setting:
+            raise not_registered(setting)
+        explicit = self._explicit.get(setting.name, _UNSET)
+        if explicit is not _UNSET:
+            return explicit[0]  # type: ignore[index,no-any-return]
+        value: _T = self._resolve_implicit(setting)[0]
+        return value
 
     def resolve(self, name: str) -> Resolved:
         if self._needs_check:

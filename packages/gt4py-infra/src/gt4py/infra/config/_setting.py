@@ -84,8 +84,9 @@ class Setting(Generic[T]):
 
     def get(self) -> T:
         """The current value (as ``config.get(name)``: set by code, environment, default)."""
-        value: T = _registry_of(self).get(self.name)
-        return value
+        registry = _registry
+        assert registry is not None
+        return registry.value_of(self)
 
     def resolve(self) -> Resolved:
         """The current value and where it came from (as ``config.resolve(name)``)."""
@@ -166,11 +167,15 @@ def _registry_of(setting: Setting[Any]) -> _Registry:
     registry = _registry
     assert registry is not None
     if not registry.holds(setting):
-        raise UnknownSettingError(
-            f"gt4py setting {setting.name!r} was not registered: read settings through the "
-            "handle config.register(Setting(...)) returns"
-        )
+        raise not_registered(setting)
     return registry
+
+
+def not_registered(setting: Setting[Any]) -> UnknownSettingError:
+    return UnknownSettingError(
+        f"gt4py setting {setting.name!r} was not registered: read settings through the "
+        "handle config.register(Setting(...)) returns"
+    )
 
 
 def _parse_bool(text: str) -> bool:
