@@ -72,7 +72,7 @@ def truncate(path: pathlib.Path) -> None:
 def _extension(entry: pathlib.Path) -> pathlib.Path:
     """The extension the stencil loads: beside its module (or, in checkouts before issue 14,
     where the module's ``absolute_path`` says, in the native-module cache)."""
-    beside = [p for p in entry.iterdir() if p.name.startswith("gtcpp_")]
+    beside = [p for p in entry.iterdir() if p.name.startswith("gtcpp_") and p.suffix == ".so"]
     if beside:
         (extension,) = beside
         return extension

@@ -240,7 +240,7 @@ def test_new_process_loads_without_a_compiler(tmp_path, shared_cpp_cache):
 
     # The stencil entry's extension gone: the entry is corrupt and is rebuilt, which needs
     # the compiler (a clear error without one).
-    (extension,) = root.glob("cartesian/stencils/_dirs/*/gtcpp_twice.*")
+    (extension,) = root.glob("cartesian/stencils/_dirs/*/gtcpp_twice.*so")  # not the .cpp
     extension.unlink()
     missing = run(GT4PY_CXX="/nonexistent/c++")
     assert missing.returncode != 0 and "/nonexistent/c++" in missing.stderr

@@ -1,4 +1,8 @@
-"""The registry of GTScript backends: name -> code generator and storage layout."""
+"""The registry of GTScript backends: name -> declared stages, their steps, the cache entry.
+
+Each step is named as ``"module:function"`` and imported only when a stencil is built, so
+loading a cached stencil imports no frontend, IR or code generator.
+"""
 
 from __future__ import annotations
 
@@ -8,34 +12,65 @@ import pathlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from gt4py.infra.pipeline import Stage
+
+from . import _pipeline as p
+
+
+#: The stencil module's file in a cache entry: imported to make the StencilObject.
+MODULE_FILE = "stencil_module.py"
+
 
 @dataclasses.dataclass(frozen=True)
-class GeneratedStencil:
-    """What a backend generates: the Python source of the stencil module (with ``run(...)``)
-    and the files that module loads, by name. The files are copied next to the module into
-    the stencil's cache entry, whose checks (size and checksum of every file, on every read)
-    then cover them too; the module finds them beside its ``__file__``."""
+class EntryContents:
+    """What a build publishes as its cache entry: the stencil module's source (``run(...)``
+    and ``METADATA``), the files it loads, by name (a path is copied, a string written), and
+    which stages' values those files are (stage -> file name; read back on a cache hit). The
+    entry's checks (size and checksum of every file, on every read) cover them all; the
+    module finds its files beside its ``__file__``."""
 
-    code: str
-    files: Mapping[str, pathlib.Path] = dataclasses.field(default_factory=dict)
+    module: str
+    files: Mapping[str, pathlib.Path | str] = dataclasses.field(default_factory=dict)
+    stage_files: Mapping[str, str] = dataclasses.field(default_factory=dict)
+
+
+#: The stage values (and the request) -> the entry to publish.
+Packager = Callable[[Mapping[str, Any], p.BuildRequest], EntryContents]
 
 
 @dataclasses.dataclass(frozen=True)
 class Backend:
-    """A backend: ``generator`` is ``"module:function"`` turning an analysed stencil into a
-    ``GeneratedStencil`` (or just the module's source); imported only when a stencil is built."""
+    """A backend: its pipeline as ``(stage, "module:function" of its step)`` pairs, in order,
+    and the ``"module:function"`` that turns the stage values into the cache entry."""
 
     name: str
-    generator: str
+    steps: tuple[tuple[Stage, str], ...]
+    packager: str = "gt4py.cartesian._backends:python_module_entry"
     options: Mapping[str, type] = dataclasses.field(default_factory=dict)
 
-    def generate(self, analysed: Any) -> GeneratedStencil:
-        module, _, function = self.generator.partition(":")
-        generate: Callable[[Any], str | GeneratedStencil] = getattr(
-            importlib.import_module(module), function
-        )
-        generated = generate(analysed)
-        return GeneratedStencil(generated) if isinstance(generated, str) else generated
+    @property
+    def STAGES(self) -> tuple[Stage, ...]:
+        """The declared stages, in order (``gt4py.infra.pipeline.describe`` prints them)."""
+        return tuple(stage for stage, _ in self.steps)
+
+    def step(self, stage: Stage) -> p.Step:
+        """The function producing ``stage``'s value (imported now)."""
+        step: p.Step = _resolve(dict(self.steps)[stage])
+        return step
+
+    def package(self, values: Mapping[str, Any], request: p.BuildRequest) -> EntryContents:
+        packager: Packager = _resolve(self.packager)
+        return packager(values, request)
+
+
+def python_module_entry(values: Mapping[str, Any], _: p.BuildRequest) -> EntryContents:
+    """The entry of a backend generating Python: the ``py`` stage is the stencil module."""
+    return EntryContents(values[p.PY.name], stage_files={p.PY.name: MODULE_FILE})
+
+
+def _resolve(path: str) -> Any:
+    module, _, function = path.partition(":")
+    return getattr(importlib.import_module(module), function)
 
 
 _BACKENDS: dict[str, Backend] = {}
@@ -59,9 +94,29 @@ def backend_names() -> list[str]:
     return sorted(_BACKENDS)
 
 
-register_backend(Backend("numpy", "gt4py.cartesian._numpy_codegen:generate"))
-register_backend(Backend("debug", "gt4py.cartesian._debug_codegen:generate"))
-register_backend(Backend("gt:cpu_ifirst", "gt4py.cartesian._cpp_backend:generate_ifirst"))
-register_backend(Backend("gt:cpu_kfirst", "gt4py.cartesian._cpp_backend:generate_kfirst"))
-register_backend(Backend("gt:gpu", "gt4py.cartesian._cpp_backend:generate_gpu"))
-register_backend(Backend("cuda", "gt4py.cartesian._cpp_backend:generate_cuda"))
+_PIPELINE = "gt4py.cartesian._pipeline"
+_CPP = "gt4py.cartesian._cpp_backend"
+_COMMON_STEPS = (
+    (p.FRONTEND, f"{_PIPELINE}:parse_definition"),
+    (p.IR, f"{_PIPELINE}:definition_ir"),
+    (p.ANALYSIS, f"{_PIPELINE}:analysis"),
+)
+
+register_backend(Backend("numpy", (*_COMMON_STEPS, (p.PY, f"{_PIPELINE}:numpy_module"))))
+register_backend(Backend("debug", (*_COMMON_STEPS, (p.PY, f"{_PIPELINE}:debug_module"))))
+for _name in ("gt:cpu_ifirst", "gt:cpu_kfirst"):
+    register_backend(
+        Backend(
+            _name,
+            (*_COMMON_STEPS, (p.CPP, f"{_CPP}:cpp_source"), (p.SO, f"{_CPP}:build_extension")),
+            packager=f"{_CPP}:extension_entry",
+        )
+    )
+for _name in ("gt:gpu", "cuda"):
+    register_backend(
+        Backend(
+            _name,
+            (*_COMMON_STEPS, (p.CU, f"{_CPP}:cuda_source"), (p.SO, f"{_CPP}:build_extension")),
+            packager=f"{_CPP}:extension_entry",
+        )
+    )

@@ -1,11 +1,18 @@
-"""Building a stencil: key (``_stencil_key``) -> infra's build cache -> generated module ->
-StencilObject."""
+"""Building a stencil: key (``_stencil_key``) -> infra's build cache -> on a miss, the
+backend's declared stages (``_pipeline``) run in one loop -> the entry's stencil module ->
+StencilObject. Every build, hit or miss, is one ``gt4py.compile`` log line.
+
+``StencilObject.stages`` of a stencil built here holds every declared stage; of one loaded
+from the cache, the stages its entry records (``stages.json``): ``py`` for numpy and debug,
+``cpp``/``cu`` and ``so`` for the native backends. ``frontend``, ``ir`` and ``analysis`` are
+not kept in the entry (a hit runs no frontend); ``rebuild=True`` or a cleared cache brings
+them back, and ``GT4PY_DUMP_STAGES`` writes them whenever a stencil is built.
+"""
 
 from __future__ import annotations
 
-import dataclasses
+import json
 import pathlib
-import pprint
 import shutil
 import sys
 import tempfile
@@ -14,86 +21,75 @@ from collections.abc import Callable, Mapping
 from types import ModuleType
 from typing import Any
 
-from gt4py.infra import config
+from gt4py.infra import pipeline
 from gt4py.infra.caching import BuildDirCache, import_generated_module
 
 from . import _backends
+from ._backends import MODULE_FILE, Backend, EntryContents
 from ._errors import GTScriptDefinitionError
-from ._stencil_key import stencil_key
+from ._pipeline import BuildRequest, render
+from ._stencil_key import stencil_identity
 from ._stencil_object import StencilObject
 
 
 CACHE_NAMESPACE = "cartesian/stencils"
-MODULE_FILE = "stencil_module.py"
+#: Which stages' values an entry holds: ``{stage: [file name, "text" or "path"]}``.
+STAGES_FILE = "stages.json"
 _cache = BuildDirCache(CACHE_NAMESPACE)
 _loaded: dict[str, ModuleType] = {}
 _lock = threading.Lock()
 
 
-def _generate(
-    func: Callable[..., Any],
-    *,
-    backend: _backends.Backend,
-    externals: Mapping[str, Any],
-    dtypes: Mapping[str, Any],
-    name: str,
-    annotation_locals: Mapping[str, Any] | None,
-) -> _backends.GeneratedStencil:
-    """Frontend -> analysis -> backend code: the generated module and the files it loads."""
-    from ._analysis import analyse
-    from ._frontend import DefinitionParser
-
-    definition = DefinitionParser(
-        func, externals=externals, dtypes=dtypes, name=name, annotation_locals=annotation_locals
-    ).parse()
-    analysed = analyse(definition)
-    generated = backend.generate(analysed)
-    code = generated.code
-    code += "\n\nMETADATA = " + pprint.pformat(_metadata(analysed, backend.name), width=100) + "\n"
-    _dump_stages(name, backend.name, definition, analysed, code)
-    return dataclasses.replace(generated, code=code)
+def run_stages(backend: Backend, request: BuildRequest) -> dict[str, Any]:
+    """Every declared stage's value, each step fed the previous stage's value."""
+    values: dict[str, Any] = {}
+    value: Any = request
+    for stage in backend.STAGES:
+        value = values[stage.name] = backend.step(stage)(value, request)
+    return values
 
 
-def _metadata(analysed: Any, backend: str) -> dict[str, Any]:
-    from ._analysis import ZERO
-    from ._ir import FieldDecl
+def _dump(backend: Backend, request: BuildRequest, values: Mapping[str, Any]) -> None:
+    directory = pipeline.dump_directory()
+    if directory is not None:
+        target = directory / f"cartesian_{request.name}_{backend.name}"
+        target.mkdir(parents=True, exist_ok=True)
+        pipeline.StageValues(backend.STAGES, values).dump(target, render)
 
-    params = []
-    for p in analysed.ir.params:
-        entry: dict[str, Any] = {
-            "name": p.name,
-            "dtype": p.dtype,
-            "access": analysed.access[p.name],
-        }
-        if isinstance(p, FieldDecl):
-            ext = analysed.field_extents.get(p.name, ZERO)
-            k_accesses = sorted(analysed.k_accesses[p.name])
-            k_low = min(
-                [0] + [s_off + dk for s_lvl, s_off, _, _, dk in k_accesses if s_lvl == "start"]
-            )
-            halo = {"I": (ext.i_lo, ext.i_hi), "J": (ext.j_lo, ext.j_hi), "K": (min(0, k_low), 0)}
-            entry.update(
-                kind="field",
-                axes=p.axes,
-                data_dims=list(p.data_dims),
-                halo=[halo[a] for a in p.axes],
-                k_accesses=[list(a) for a in k_accesses],
-            )
+
+def _publish(contents: EntryContents, values: Mapping[str, Any], directory: pathlib.Path) -> None:
+    (directory / MODULE_FILE).write_text(contents.module)
+    for file_name, content in contents.files.items():
+        if isinstance(content, str):
+            (directory / file_name).write_text(content)
         else:
-            entry["kind"] = "scalar"
-        params.append(entry)
-    return {"name": analysed.ir.name, "backend": backend, "params": params}
+            shutil.copyfile(content, directory / file_name)
+    recorded = {
+        stage: [file_name, "path" if isinstance(values[stage], pathlib.Path) else "text"]
+        for stage, file_name in contents.stage_files.items()
+    }
+    (directory / STAGES_FILE).write_text(json.dumps(recorded))
 
 
-def _dump_stages(name: str, backend: str, definition: Any, analysed: Any, code: str) -> None:
-    directory = config.get("dump_stages")
-    if directory is None:
-        return
-    target = pathlib.Path(directory) / f"cartesian_{name}_{backend}"
-    target.mkdir(parents=True, exist_ok=True)
-    (target / "0_definition_ir.txt").write_text(pprint.pformat(definition, width=100) + "\n")
-    (target / "1_analysis.txt").write_text(analysed.describe() + "\n")
-    (target / "2_generated.py").write_text(code)
+def _entry_stages(backend: Backend, entry: pathlib.Path) -> pipeline.StageValues:
+    """The stage values a cache entry records (its files, checked with the entry)."""
+    recorded = json.loads((entry / STAGES_FILE).read_text())
+    values = {
+        stage: entry / file_name if kind == "path" else (entry / file_name).read_text()
+        for stage, (file_name, kind) in recorded.items()
+    }
+    return pipeline.StageValues(backend.STAGES, values)
+
+
+def _built_stages(
+    backend: Backend, values: Mapping[str, Any], contents: EntryContents, entry: pathlib.Path
+) -> pipeline.StageValues:
+    """All stage values of a build, a path stage pointing at its copy in the entry."""
+    located = dict(values)
+    for stage, file_name in contents.stage_files.items():
+        if isinstance(located[stage], pathlib.Path):
+            located[stage] = entry / file_name
+    return pipeline.StageValues(backend.STAGES, located)
 
 
 def build_stencil(
@@ -115,52 +111,67 @@ def build_stencil(
         raise GTScriptDefinitionError(
             f"backend {backend!r} does not accept option(s) {sorted(unknown)}"
         )
-    externals = dict(externals or {})
-    dtypes = dict(dtypes or {})
-    name = name or func.__name__
-    key = stencil_key(
+    request = BuildRequest(
+        func=func,
+        name=name or func.__name__,
+        backend=backend,
+        externals=dict(externals or {}),
+        dtypes=dict(dtypes or {}),
+        annotation_locals=annotation_locals,
+    )
+    identity = stencil_identity(
         func,
         backend=backend,
-        externals=externals,
-        dtypes=dtypes,
-        name=name,
+        externals=request.externals,
+        dtypes=request.dtypes,
+        name=request.name,
         options=options,
         annotation_locals=annotation_locals,
     )
+    with pipeline.CompileEvent(what=identity.call, target=backend) as event:
+        built: list[tuple[dict[str, Any], EntryContents]] = []
 
-    def build(directory: pathlib.Path) -> None:
-        generated = _generate(
-            func,
-            backend=backend_obj,
-            externals=externals,
-            dtypes=dtypes,
-            name=name,
-            annotation_locals=annotation_locals,
-        )
-        (directory / MODULE_FILE).write_text(generated.code)
-        for file_name, source in generated.files.items():
-            shutil.copyfile(source, directory / file_name)
+        def build(directory: pathlib.Path) -> None:
+            values = run_stages(backend_obj, request)
+            _dump(backend_obj, request, values)
+            contents = backend_obj.package(values, request)
+            _publish(contents, values, directory)
+            built.append((values, contents))
 
-    if rebuild:
-        # Regenerate no matter what the cache holds, into a private directory of this process.
-        directory = pathlib.Path(tempfile.mkdtemp(prefix=f"gt4py_cartesian_{name}_"))
-        build(directory)
-        module = import_generated_module(
-            directory / MODULE_FILE, f"gt4py_cartesian_stencil_rebuilt_{id(directory)}"
-        )
-        path = directory / MODULE_FILE
-    else:
-        with _lock:
-            loaded = _loaded.get(key.digest)
-        entry = _cache.get_or_build(key, build)
-        path = entry / MODULE_FILE
-        if loaded is None:
-            module = import_generated_module(path, f"gt4py_cartesian_stencil_{key.digest}")
-            with _lock:
-                _loaded[key.digest] = module
+        if rebuild:
+            # Regenerate no matter what the cache holds, into a private directory of this process.
+            entry = pathlib.Path(tempfile.mkdtemp(prefix=f"gt4py_cartesian_{request.name}_"))
+            build(entry)
+            event.note(CACHE_NAMESPACE, "bypassed (rebuild=True)")
+            module = import_generated_module(
+                entry / MODULE_FILE, f"gt4py_cartesian_stencil_rebuilt_{id(entry)}"
+            )
         else:
-            module = loaded
-    stencil = StencilObject(module, module.METADATA, source_path=str(path))
+            digest = identity.key.digest
+            with _lock:
+                loaded = _loaded.get(digest)
+            entry = _cache.get_or_build(identity.key, build)
+            if loaded is None:
+                module = import_generated_module(
+                    entry / MODULE_FILE, f"gt4py_cartesian_stencil_{digest}"
+                )
+                with _lock:
+                    _loaded[digest] = module
+            else:
+                module = loaded
+    if built:
+        values, contents = built[0]
+        stages = _built_stages(backend_obj, values, contents, entry)
+        stencil = StencilObject(
+            module, module.METADATA, source_path=str(entry / MODULE_FILE), stages=lambda: stages
+        )
+    else:
+        stencil = StencilObject(
+            module,
+            module.METADATA,
+            source_path=str(entry / MODULE_FILE),
+            stages=lambda: _entry_stages(backend_obj, entry),
+        )
     stencil.__doc__ = func.__doc__
     sys.modules.setdefault(module.__name__, module)
     return stencil

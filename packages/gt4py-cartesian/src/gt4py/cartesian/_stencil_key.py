@@ -20,6 +20,7 @@ else does.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import numbers
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -42,6 +43,15 @@ def generator_identity() -> str:
     return source_digest("gt4py.cartesian")
 
 
+@dataclasses.dataclass(frozen=True)
+class StencilIdentity:
+    """A stencil's cache key, and its call as the compile log names it:
+    ``lap(a: Field[IJK, float64], alpha: float64)``."""
+
+    key: CacheKey
+    call: str
+
+
 def stencil_key(
     func: Callable[..., Any],
     *,
@@ -52,6 +62,27 @@ def stencil_key(
     options: Mapping[str, Any],
     annotation_locals: Mapping[str, Any] | None = None,
 ) -> CacheKey:
+    return stencil_identity(
+        func,
+        backend=backend,
+        externals=externals,
+        dtypes=dtypes,
+        name=name,
+        options=options,
+        annotation_locals=annotation_locals,
+    ).key
+
+
+def stencil_identity(
+    func: Callable[..., Any],
+    *,
+    backend: str,
+    externals: Mapping[str, Any],
+    dtypes: Mapping[str, Any],
+    name: str,
+    options: Mapping[str, Any],
+    annotation_locals: Mapping[str, Any] | None = None,
+) -> StencilIdentity:
     info = source_info(func)
     namespace = closure_namespace(func)
     # The resolved parameter types: the source names them, but an alias such as
@@ -66,6 +97,9 @@ def stencil_key(
         "options": fingerprinting.strict(dict(options)),
         "gt4py_version": fingerprinting.strict(__version__),
         "generator": generator_identity(),
+        # the C++ headers compiled stencils include (<gt4py/python_semantics.hpp>) ship with
+        # gt4py.infra.native: a new version of them is a new key, too
+        "native_headers": source_digest("gt4py.infra.native"),
     }
     for ext_name, value in externals.items():
         parts[f"external.{ext_name}"] = fingerprinting.strict(_value_identity(value, ()))
@@ -73,7 +107,17 @@ def stencil_key(
         root = path.partition(".")[0]
         prefix = "external" if root in externals else "global"
         parts[f"{prefix}.{path}"] = fingerprinting.strict(identity)
-    return CacheKey(parts)
+    return StencilIdentity(CacheKey(parts), f"{name}({', '.join(map(_param_text, signature))})")
+
+
+def _param_text(param: tuple[Any, ...]) -> str:
+    name, kind, *rest = param
+    if kind == "field":
+        dtype, axes, data_dims = rest
+        return f"{name}: Field[{axes}, {dtype}{''.join(f', {d}' for d in data_dims)}]"
+    if kind == "scalar":
+        return f"{name}: {rest[0]}"
+    return str(name)  # unannotated or unresolved: the frontend reports it
 
 
 def _is_key_value(value: Any) -> bool:
@@ -149,14 +193,14 @@ def _signature_identity(
     namespace: Mapping[str, Any],
     dtypes: Mapping[str, Any],
     annotation_locals: Mapping[str, Any] | None,
-) -> list[tuple[str, ...]]:
+) -> list[tuple[Any, ...]]:
     """Each parameter's resolved type, resolved as the frontend does but without the IR.
 
     A parameter whose type does not resolve keys by its error text; the build that such a key
     misses into runs the frontend, which reports the problem properly.
     """
     annotations = func.__annotations__
-    identity: list[tuple[str, ...]] = []
+    identity: list[tuple[Any, ...]] = []
     for arg in [*tree.args.args, *tree.args.kwonlyargs]:
         if arg.arg not in annotations:
             identity.append((arg.arg, "unannotated"))
@@ -175,8 +219,8 @@ def _signature_identity(
                         arg.arg,
                         "field",
                         _dtype_name(annotation.dtype, dtypes),
-                        repr(annotation.axes),
-                        repr(annotation.data_dims),
+                        str(annotation.axes),
+                        tuple(annotation.data_dims),
                     )
                 )
             else:

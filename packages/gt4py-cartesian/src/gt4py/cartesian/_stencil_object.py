@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ._errors import StencilArgumentError
+
+
+if TYPE_CHECKING:
+    from gt4py.infra.pipeline import StageValues
 
 
 @dataclasses.dataclass(frozen=True)
@@ -33,9 +37,16 @@ class StencilObject:
     exec_info=)``; :meth:`run` is the unchecked fast path."""
 
     def __init__(
-        self, module: ModuleType, metadata: Mapping[str, Any], *, source_path: str
+        self,
+        module: ModuleType,
+        metadata: Mapping[str, Any],
+        *,
+        source_path: str,
+        stages: Callable[[], StageValues],
     ) -> None:
         self._run = module.run
+        self._stages = stages
+        self._stage_values: StageValues | None = None
         self.metadata = metadata
         self.backend: str = metadata["backend"]
         self.__name__ = self.name = metadata["name"]
@@ -69,6 +80,15 @@ class StencilObject:
         # Validated call plans: the checks and the inferred origins/domain depend only on the
         # properties in the key (see _plan_key), so a repeated call shape skips them.
         self._plans: dict[tuple[Any, ...], tuple[dict[str, tuple[int, ...]], tuple[int, ...]]] = {}
+
+    @property
+    def stages(self) -> StageValues:
+        """What the build produced per declared stage (``backend.STAGES``): every stage when
+        this process built the stencil; loaded from the cache, the stages its entry holds
+        (``py``, or ``cpp``/``cu`` and ``so``). Read on first access."""
+        if self._stage_values is None:
+            self._stage_values = self._stages()
+        return self._stage_values
 
     def __repr__(self) -> str:
         return f"<StencilObject {self.name} ({self.backend})>"
