@@ -13,6 +13,20 @@ class BinaryOperator(enum.Enum):
     MUL = "*"
 
 
+class SymbolName(eve.ConstrainedStr):
+    """A declared name (a str subclass, as IRs' identifier types are)."""
+
+    __slots__ = ()
+    pattern = r"[A-Za-z_][A-Za-z0-9_]*"
+
+
+class SymbolRef(eve.ConstrainedStr):
+    """A use of a declared name."""
+
+    __slots__ = ()
+    pattern = r"[A-Za-z_][A-Za-z0-9_]*"
+
+
 class Expr(eve.Node):
     pass
 
@@ -22,7 +36,7 @@ class Literal(Expr):
 
 
 class Name(Expr):
-    id: eve.SymbolRef
+    id: SymbolRef
 
 
 class BinOp(Expr):
@@ -37,7 +51,7 @@ class Call(Expr):
 
 
 class Sym(eve.Node):
-    id: eve.SymbolName
+    id: SymbolName
 
 
 class Assign(eve.Node):
@@ -46,14 +60,12 @@ class Assign(eve.Node):
     loc: eve.SourceLocation | None = eve.field(default=None, compare=False, repr=False)
 
 
-class Lambda(Expr, eve.SymbolTableTrait):
+class Lambda(Expr):
     params: list[Sym]
     body: Expr
 
 
-class Module(eve.Node, eve.ValidatedSymbolTableTrait):
-    __eve_implicit_symbols__ = frozenset({"print"})
-
+class Module(eve.Node):
     name: str
     body: list[Assign]
     comment: str = eve.field(default="", fingerprint=False)

@@ -59,7 +59,7 @@ def test_walk_values_yields_leaves_too_and_chains_filters() -> None:
     values = tree.walk_values().to_list()
     assert ir.BinaryOperator.MUL in values and "f" in values and 3 in values
     assert tree.walk_values().if_isinstance(ir.Literal).getattr("value").to_list() == [1, 2, 3]
-    assert tree.walk_values().if_isinstance(eve.SymbolRef).to_set() == {"x"}
+    assert tree.walk_values().if_isinstance(ir.SymbolRef).to_set() == {"x"}
     assert tree.walk_values().filter(lambda v: isinstance(v, int)).map(
         lambda v: v * 10
     ).to_list() == [10, 20, 30]

@@ -1,14 +1,14 @@
 """gt4py.eve: the IR toolkit of gt4py.
 
 Typed, validated datamodels (:mod:`~gt4py.eve.datamodels`), tree nodes and walks
-(:mod:`~gt4py.eve.nodes`), visitors (:mod:`~gt4py.eve.visitors`), symbol-table traits
-(:mod:`~gt4py.eve.traits`), template code generation (:mod:`~gt4py.eve.codegen`) and small
-utilities (:mod:`~gt4py.eve.utils`). The most used names are re-exported here.
+(:mod:`~gt4py.eve.nodes`), visitors (:mod:`~gt4py.eve.visitors`), template code generation
+(:mod:`~gt4py.eve.codegen`) and small utilities (:mod:`~gt4py.eve.utils`). The most used
+names are re-exported here.
 """
 
 from enum import StrEnum as StrEnum  # released gt4py's eve.StrEnum (str-valued enums)
 
-from . import codegen, datamodels, nodes, traits, utils, visitors
+from . import codegen, datamodels, nodes, utils, visitors
 from ._fingerprints import register as _register_fingerprints
 from ._version import __version__ as __version__
 from .codegen import (
@@ -30,14 +30,6 @@ from .datamodels import (
     validator,
 )
 from .nodes import Node, SourceLocation, Walk, iter_tree, walk_values
-from .traits import (
-    SymbolName,
-    SymbolRef,
-    SymbolTableTrait,
-    UnresolvedSymbolError,
-    ValidatedSymbolTableTrait,
-    VisitorWithSymbolTableTrait,
-)
 from .utils import UIDGenerator, content_hash
 from .visitors import NOTHING, NodeMutator, NodeTranslator, NodeVisitor
 
@@ -58,14 +50,8 @@ __all__ = [
     "NodeTranslator",
     "NodeVisitor",
     "SourceLocation",
-    "SymbolName",
-    "SymbolRef",
-    "SymbolTableTrait",
     "TemplatedGenerator",
     "UIDGenerator",
-    "UnresolvedSymbolError",
-    "ValidatedSymbolTableTrait",
-    "VisitorWithSymbolTableTrait",
     "Walk",
     "__version__",
     "as_fmt",
@@ -79,7 +65,6 @@ __all__ = [
     "iter_tree",
     "nodes",
     "root_validator",
-    "traits",
     "utils",
     "validator",
     "visitors",
