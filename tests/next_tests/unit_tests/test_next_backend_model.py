@@ -60,7 +60,7 @@ def test_compiled_backend_dispatch() -> None:
         name = "recording"
         allocator = np
         compiler = None
-        loader = None
+        STAGES = ()
 
         def run(self, definition, args, kwargs, *, offset_provider):  # type: ignore[no-untyped-def]
             calls.append((definition.__name__, len(args)))

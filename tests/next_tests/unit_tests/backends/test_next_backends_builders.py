@@ -46,7 +46,6 @@ def test_error_in_generated_cpp_is_one_exception_with_message_and_sources():
         "gtfn_forced_error",
         {"gtfn_forced_error.cpp": "int f() { return undeclared_name; }\n"},
         True,
-        (),
     )
     with pytest.raises(native.CompilationError) as info:
         GTFNCompiler(GTFNConfig())(module)

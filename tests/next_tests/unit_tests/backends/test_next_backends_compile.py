@@ -48,7 +48,7 @@ def test_static_params_become_constants_and_part_of_the_key(cache_dir):
     for variant in pool.variants.values():
         # the static value is a literal of the IR, not a parameter of the generated code
         assert "n" not in [p.name for p in variant.stages["ir_optimized"].params]
-        assert "def run(a, a_o0, out, out_o0)" in variant.stages["python"]
+        assert "def run(a, a_o0, out, out_o0)" in variant.stages["py"]
 
 
 def test_aot_compile_with_static_lists_then_calls_do_not_compile(cache_dir):
@@ -126,10 +126,10 @@ def test_a_pending_variant_is_finished_by_the_call_that_needs_it(cache_dir):
 
 
 def test_the_build_task_carries_ir_and_pickles(cache_dir):
-    from gt4py.next.backends import _compiled_programs
+    from gt4py.next.backends import _compiled_programs, _variant_keys
 
     prog = make_program(gtx.itir_python)
-    key = _compiled_programs.VariantKey(
+    key = _variant_keys.VariantKey(
         tuple(p.type for p in prog.definition_stage.params), (), None, ()
     )
     pool = prog.backend.pool(prog)
@@ -137,7 +137,7 @@ def test_the_build_task_carries_ir_and_pickles(cache_dir):
     task = (_compiled_programs.make_artifact, gtx.itir_python.compiler, prepared.optimized, {})
     restored = pickle.loads(pickle.dumps(task))
     artifact = restored[0](*restored[1:])
-    assert "def run(" in artifact.source
+    assert "def run(" in artifact.values["py"]
 
 
 @pytest.mark.slow
@@ -154,16 +154,16 @@ def test_async_aot_on_gtfn_in_worker_processes(cache_dir):
     for n in (1, 2, 3):
         prog(a, n, out)
         assert out.asnumpy().tolist() == [float(n * i) for i in range(5)]
-    assert all(v.stages["library"] for v in pool.variants.values())
+    assert all(v.stages["so"].is_file() for v in pool.variants.values())
 
 
 def test_a_failed_background_build_is_raised_by_wait(cache_dir, monkeypatch):
     prog = make_program(gtx.itir_python)
 
-    def broken(program, table_dtypes):
+    def broken(self, program, table_dtypes):
         raise RuntimeError("forced build failure")
 
-    monkeypatch.setattr(gtx.itir_python.compiler, "make_artifact", broken)
+    monkeypatch.setattr(type(gtx.itir_python.compiler), "make_artifact", broken)
     with config.overrides(async_compilation=True, build_jobs_mode="thread", build_jobs=1):
         prog.compile(n=[1], offset_provider={})
         with pytest.raises(RuntimeError, match="forced build failure"):

@@ -46,7 +46,7 @@ def test_debug_checks_every_read(cache_dir, backend):
             prog(a, out, offset_provider=provider)
             assert out.asnumpy().tolist() == [1.0, 2.0, 3.0, 4.0]
             (variant,) = prog.compiled_variants
-            code = variant.stages.get("cpp") or variant.stages["python"]
+            code = variant.stages.get("cpp") or variant.stages["py"]
             checked = "gt_outside<double>(gt_status" in code or "status0 = " in code
             assert checked == debug
             if debug:

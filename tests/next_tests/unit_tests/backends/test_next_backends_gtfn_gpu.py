@@ -130,7 +130,7 @@ def _compile(definition, backend=None):
     optimized = backend.optimize(lowering.lower_program(definition))
     _, table_dtypes = _arguments.table_arguments(optimized, _provider())
     artifact = backend.compiler.make_artifact(optimized, table_dtypes)
-    extension = native.load_extension(artifact.library)
+    extension = native.load_extension(artifact.values["so"])
     assert callable(extension.run)
     return optimized, artifact
 
@@ -165,15 +165,15 @@ def test_without_cupy_the_allocator_error_says_what_to_install(monkeypatch):
 @needs_nvcc
 def test_cartesian_stencil_compiles_with_nvcc():
     _, artifact = _compile(lap)
-    assert "__global__" in artifact.source
+    assert "__global__" in artifact.values["cu"]
 
 
 @pytest.mark.slow
 @needs_nvcc
 def test_neighbour_reduction_with_skip_values_compiles_with_nvcc():
     _, artifact = _compile(vertex_sum)
-    assert "V2E_skip" in artifact.source
-    assert "nb::ndarray<nb::device::cuda> V2E_table" in artifact.source
+    assert "V2E_skip" in artifact.values["cu"]
+    assert "nb::ndarray<nb::device::cuda> V2E_table" in artifact.values["cu"]
 
 
 @pytest.mark.slow
@@ -181,8 +181,8 @@ def test_neighbour_reduction_with_skip_values_compiles_with_nvcc():
 def test_scan_as_a_temporary_compiles_with_nvcc():
     optimized, artifact = _compile(scaled_running_sum)
     assert optimized.temporaries
-    assert "cudaMallocAsync" in artifact.source
-    assert "for (index_t i_K" in artifact.source  # the sequential K loop inside a thread
+    assert "cudaMallocAsync" in artifact.values["cu"]
+    assert "for (index_t i_K" in artifact.values["cu"]  # the sequential K loop inside a thread
 
 
 @pytest.mark.slow
@@ -195,15 +195,15 @@ def test_materialized_temporaries_compile_with_nvcc():
     )
     optimized, artifact = _compile(lap_lap, backend)
     assert optimized.temporaries
-    assert artifact.source.count("__global__") == len(optimized.body) >= 2
+    assert artifact.values["cu"].count("__global__") == len(optimized.body) >= 2
 
 
 @pytest.mark.slow
 @needs_nvcc
 def test_guarded_read_is_checked_per_point_in_device_memory():
     _, artifact = _compile(guarded)
-    assert "gt_outside<double>(gt_status" in artifact.source
-    assert "cudaStreamSynchronize" in artifact.source  # the status is read back
+    assert "gt_outside<double>(gt_status" in artifact.values["cu"]
+    assert "cudaStreamSynchronize" in artifact.values["cu"]  # the status is read back
 
 
 # -- execution (a GPU and cupy) -------------------------------------------------------------------

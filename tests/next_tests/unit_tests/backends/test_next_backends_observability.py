@@ -84,11 +84,11 @@ def test_stages_are_exposed_and_dumped(cache_dir, tmp_path):
         prog(a, out)
     (variant,) = prog.compiled_variants
     assert variant.description.startswith("(a: Field[[I], float64]")
-    assert set(variant.stages) >= {"frontend", "ir", "ir_optimized", "python"}
-    assert "def run(" in variant.stages["python"]
+    assert list(variant.stages) == ["frontend", "ir", "ir_optimized", "py"]
+    assert "def run(" in variant.stages["py"]
     (directory,) = (tmp_path / "stages" / "plus_one").iterdir()
     written = sorted(p.name for p in directory.iterdir())
-    assert {"frontend.txt", "ir.ir", "ir_optimized.ir", "python.py"} <= set(written)
+    assert written == ["frontend.txt", "ir.ir", "ir_optimized.ir", "py.py"]
     assert "plus(" in (directory / "ir.ir").read_text()
 
 
@@ -114,7 +114,7 @@ SCRIPT = textwrap.dedent(
     assert out.asnumpy().tolist() == [{value}] * 4, out.asnumpy()
     (pool,) = shifted.__dict__["__gt_compiled_pools__"].values()
     (variant,) = pool.variants.values()
-    print("compile_seconds", variant.stages["compile_seconds"])
+    print("compile_seconds", variant.compile_seconds)
     """
 )
 

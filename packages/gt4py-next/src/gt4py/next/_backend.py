@@ -4,7 +4,9 @@
   ``allocator`` (exposed as ``__gt_allocator__`` for ``gtx.zeros(..., allocator=backend)``).
 - :class:`EmbeddedBackend`: runs the Python definitions directly on fields of an array
   namespace: ``gtx.embedded_numpy`` (the default), ``embedded_cupy``, ``embedded_jax``.
-- :class:`CompiledBackend` (abstract): a ``compiler`` (the compile pipeline) and a ``loader``.
+- :class:`CompiledBackend` (abstract): a ``compiler`` (the compile pipeline) and ``STAGES``,
+  the pipeline as declared stages; the concrete one, ``StepBackend``, and the stock compiled
+  backends are in ``gt4py.next.backends`` (above the frontend, as they need the variant pool).
 
 :func:`execution_mode` is the one place that decides how a program, field operator or scan
 operator runs for a backend: embedded, compiled, or an error.
@@ -73,7 +75,7 @@ class EmbeddedBackend(Backend):
 
 
 class CompiledBackend(Backend):
-    """Translates definitions into native code through ``compiler`` and loads it with ``loader``.
+    """Translates definitions into native code through the stages it declares (``STAGES``).
 
     Concrete compiled backends run definitions through :meth:`run` and compile ahead of time
     through :meth:`compile`.
@@ -84,12 +86,13 @@ class CompiledBackend(Backend):
     @property
     @abc.abstractmethod
     def compiler(self) -> Any:
-        """The compile pipeline (definition -> loadable artifact)."""
+        """The compile pipeline after the IR passes (IR -> loadable artifact -> entry point)."""
 
     @property
     @abc.abstractmethod
-    def loader(self) -> Any:
-        """Loads a compiled artifact into a callable."""
+    def STAGES(self) -> tuple[Any, ...]:
+        """The pipeline as declared ``gt4py.infra.pipeline.Stage`` values, in order
+        (``gt4py.infra.pipeline.describe(backend.STAGES)`` prints it)."""
 
     @abc.abstractmethod
     def run(

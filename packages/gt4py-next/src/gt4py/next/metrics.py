@@ -16,6 +16,31 @@ import sys
 import threading
 from typing import Any
 
+from gt4py.infra import config
+
+
+# Registered here, beside what they steer (gt4py.next.backends._settings lists them too).
+COLLECT_METRICS_LEVEL = config.register(
+    config.Setting(
+        name="collect_metrics_level",
+        type=int,
+        default=0,
+        minimum=0,
+        doc="above 0: count calls and time them per compiled program (gt4py.next.metrics)",
+        env="GT4PY_COLLECT_METRICS_LEVEL",
+    )
+)
+DUMP_METRICS_AT_EXIT: config.Setting[pathlib.Path | None] = config.register(
+    config.Setting(
+        name="dump_metrics_at_exit",
+        type=pathlib.Path,
+        default=None,
+        optional=True,
+        doc="JSON file the collected metrics are written to at exit (unset: a table on stderr)",
+        env="GT4PY_DUMP_METRICS_AT_EXIT",
+    )
+)
+
 
 @dataclasses.dataclass
 class ProgramMetrics:
@@ -42,10 +67,7 @@ _exit_hook_installed = False
 
 def level() -> int:
     """The current ``collect_metrics_level`` (0: off)."""
-    from gt4py.infra import config
-
-    # The setting is registered by gt4py.next's __init__ (backends/_settings.py).
-    return int(config.get("collect_metrics_level"))
+    return int(COLLECT_METRICS_LEVEL.get())
 
 
 def metrics_for(program_name: str) -> ProgramMetrics:
@@ -104,13 +126,20 @@ def table() -> str:
 def _dump_at_exit() -> None:
     if not program_metrics():
         return
-    from gt4py.infra import config
-
-    target = config.get("dump_metrics_at_exit")
+    target = DUMP_METRICS_AT_EXIT.get()
     if target is not None:
         dump(target)
     else:
         print("gt4py.next metrics:\n" + table(), file=sys.stderr)
 
 
-__all__ = ["ProgramMetrics", "dump", "level", "metrics_for", "program_metrics", "reset", "table"]
+__all__ = [
+    "COLLECT_METRICS_LEVEL",
+    "DUMP_METRICS_AT_EXIT",
+    "dump",
+    "level",
+    "metrics_for",
+    "program_metrics",
+    "reset",
+    "table",
+]

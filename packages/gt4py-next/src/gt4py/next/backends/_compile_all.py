@@ -30,6 +30,8 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Final, Literal
 
+from ._table_layout import TableLayout
+
 
 _logger = logging.getLogger("gt4py.next.compile_all")
 
@@ -135,7 +137,7 @@ class _Built:
     cache_builds: dict[str, int]
 
 
-def build_variant(compiler: Any, program: Any, table_dtypes: Mapping[str, str]) -> _Built:
+def build_variant(compiler: Any, program: Any, table_dtypes: Mapping[str, TableLayout]) -> _Built:
     """The runner task: the backend's ``make_artifact`` (IR in, a picklable artifact out),
     timed, with the cache entries it built counted (in this thread, so exact per task)."""
     from gt4py.infra import caching
@@ -182,16 +184,16 @@ def _items(programs: Iterable[Any]) -> list[tuple[Any, dict[str, Any]]]:
 
 
 def _pool_of(definition: Any) -> Any:
-    from .._backend import CompiledBackend
+    from ..ffront.decorator import FieldOperator, Program
+    from ._compiled_backend import StepBackend
 
-    backend = getattr(definition, "backend", None)
-    name = getattr(definition, "__name__", repr(definition))
-    if backend is None or not hasattr(definition, "compile"):
+    if not isinstance(definition, Program | FieldOperator):
         raise TypeError(
-            f"compile_all(): {name!r} is not a gt4py.next program or field operator "
+            f"compile_all(): {definition!r} is not a gt4py.next program or field operator "
             f"(got {type(definition).__name__})"
         )
-    if not isinstance(backend, CompiledBackend) or not hasattr(backend, "pool"):
+    backend, name = definition.backend, definition.__name__
+    if not isinstance(backend, StepBackend):
         raise ValueError(
             f"compile_all(): {name} runs on the embedded backend {backend.name}, which compiles "
             "nothing: use .with_backend(gtx.gtfn_cpu) (or another compiled backend) first"
@@ -211,7 +213,9 @@ class _Unusable:
 
 
 def _kind(definition: Any) -> str:
-    return "program" if type(definition).__name__ == "Program" else "field operator"
+    from ..ffront.decorator import Program
+
+    return "program" if isinstance(definition, Program) else "field operator"
 
 
 def _progress_sink(progress: Any) -> Callable[[CompileProgress], None]:

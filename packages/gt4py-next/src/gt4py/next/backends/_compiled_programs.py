@@ -1,18 +1,19 @@
 """Compiled programs: a pool of variants per program, keyed on what decides the code.
 
-A :class:`VariantKey` is the frontend type of every argument, the values of the static
-arguments (constants in the generated code), the dims of an explicit ``domain=`` of a direct
-operator call, and the identity of the offset provider's tables. The call path first looks a
-call up by a cheap *fast key* (per argument its dims and dtype, or its Python type); only a
-miss computes the :class:`VariantKey`, which is also what ``.compile()`` produces from the
-declared parameter types, so ahead-of-time variants serve later calls.
+The call path first looks a call up by a cheap *fast key* (per argument its dims and dtype, or
+its Python type); only a miss computes the :class:`~._variant_keys.VariantKey`, which is also
+what ``.compile()`` produces from the declared parameter types, so ahead-of-time variants
+serve later calls.
 
 A variant is made on first use (JIT) or ahead of time by :meth:`ProgramPool.compile`; with JIT
 disabled a call matching no compiled variant is an error listing what was compiled and what
-was asked. Making a variant: lower to IR (in the caller: lowering reads the user's function),
-run the passes, then the backend's ``make_artifact`` (translation + build; cached, and in a
-runner worker when compiling asynchronously; the task carries IR only), then ``load_artifact``
-in the caller.
+was asked. Making a variant runs the backend's declared stages (``backend.STAGES``):
+``frontend → ir → ir_optimized`` in the caller (lowering reads the user's function), then the
+backend's ``compiler.make_artifact`` (the remaining stages, e.g. ``cpp → so``; cached, and in a
+runner worker when compiling asynchronously: the task carries IR only), then
+``compiler.load`` in the caller. Each variant compile is one line of the ``gt4py.compile`` log
+(``infra.pipeline.CompileEvent``) with the caches' outcomes; ``GT4PY_DUMP_STAGES`` dumps the
+stages as ``<dir>/<program>/<variant>/<stage>.<suffix>``.
 """
 
 from __future__ import annotations
@@ -21,144 +22,28 @@ import dataclasses
 import functools
 import inspect
 import itertools
-import pathlib
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
 
+from gt4py.infra import pipeline
+
 from .. import ir
 from ..ffront import type_specifications as ts
 from ..ffront._call_arguments import check_call_arguments, check_operator_out, check_scan_out
-from . import _arguments as arguments, _call_stubs, _extents
-
-
-@dataclasses.dataclass(frozen=True)
-class VariantKey:
-    """What decides the code of one variant."""
-
-    arguments: tuple[Any, ...]  # frontend types of the arguments (a direct call: then ``out``)
-    static: tuple[tuple[str, Any], ...] = ()
-    domain_dims: tuple[str, ...] | None = None
-    offset_provider: tuple[tuple[str, int], ...] = ()
-
-    def describe(self, names: list[str]) -> str:
-        parts = [f"{n}: {t}" for n, t in zip(names, self.arguments, strict=False)]
-        static = dict(self.static)
-        parts = [
-            f"{p} = {static[n]!r}" if n in static else p for p, n in zip(parts, names, strict=False)
-        ]
-        text = f"({', '.join(parts)})"
-        if self.domain_dims is not None:
-            text += f" domain over ({', '.join(self.domain_dims)})"
-        if self.offset_provider:
-            text += f" offset_provider {{{', '.join(n for n, _ in self.offset_provider)}}}"
-        return text
-
-
-class Variant:
-    """One compiled variant: the loaded entry point and how to feed it."""
-
-    __slots__ = (
-        "_extents",
-        "argument_spec",
-        "callee",
-        "converters",
-        "description",
-        "entry",
-        "key",
-        "stages",
-        "tables",
-    )
-
-    # What this variant was compiled for: argument types, static values, offset provider.
-    description: str
-    # Who it belongs to, as errors name it ("program 'p'").
-    callee: str
-
-    def __repr__(self) -> str:
-        return f"<compiled variant {self.description}>"
-
-    def __init__(
-        self,
-        key: VariantKey,
-        entry: Callable[..., Any],
-        converters: list[arguments.Converter],
-        tables: list[Any],
-        stages: dict[str, Any],
-        argument_spec: ArgumentSpec,
-    ) -> None:
-        self.key = key
-        self.entry = entry
-        self.converters = converters
-        self.tables = tables
-        self.stages = stages
-        self.argument_spec = argument_spec
-        self.callee = "program"
-        self._extents: _call_stubs.ExtentContract | None = None
-
-    @property
-    def extents(self) -> _call_stubs.ExtentContract:
-        """What this variant needs of its arguments' extents (worked out on first use)."""
-        if self._extents is None:
-            program: ir.Program = self.stages["ir_optimized"]
-            tables = {
-                decl.name: _extents.TableFacts.of(self.tables[2 * i], self.tables[2 * i + 1])
-                for i, decl in enumerate(program.offsets)
-            }
-            self._extents = _call_stubs.ExtentContract(
-                self.callee,
-                _extents.needs_of(program),
-                list(_extents.statement_domains(program)),
-                tables,
-                {code: name for name, code in _extents.field_codes(program).items()},
-            )
-        return self._extents
-
-    def stub(self, args: tuple[Any, ...], offset_provider: Any) -> _call_stubs.Stub:
-        """The call stub for arguments of the kinds of ``args`` (checks, flattens, calls)."""
-        names, types_, params = self.argument_spec
-        return _call_stubs.make_stub(
-            entry=self.entry,
-            tables=self.tables,
-            names=names,
-            types_=types_,
-            params=params,
-            static=dict(self.key.static),
-            args=args,
-            offset_provider=offset_provider,
-            metrics=getattr(self, "metrics", None),
-            extents=self.extents,
-        )
-
-    def __call__(self, args: tuple[Any, ...]) -> int:
-        """A call without the checks of a stub (for tests of the flattening and of the per-point
-        checks); returns the entry point's status (0, or the code of a field read outside)."""
-        flat: list[Any] = []
-        for convert, value in zip(self.converters, args, strict=True):
-            convert(value, flat)
-        return int(self.entry(*flat, *self.tables))
-
-
-class TimedVariant(Variant):
-    """A variant made while metrics were on: every call is counted and timed."""
-
-    __slots__ = ("metrics",)
-
-    def __init__(self, metrics: Any, *args: Any) -> None:
-        super().__init__(*args)
-        self.metrics = metrics
-
-    def __call__(self, args: tuple[Any, ...]) -> int:
-        started = time.perf_counter()
-        status = Variant.__call__(self, args)
-        self.metrics.record_call(time.perf_counter() - started)
-        return status
-
-
-# The argument names and frontend types in call order, and the IR parameters by name.
-ArgumentSpec = tuple[list[str], list[Any], dict[str, Any]]
+from ..ffront.decorator import Program, ScanOperator
+from . import _arguments as arguments, _call_stubs, _pipeline, _settings
+from ._table_layout import TableLayout
+from ._variant_keys import (
+    VariantKey,
+    bind_static,
+    domain_bounds,
+    provider_key,
+    static_value,
+)
+from ._variants import ArgumentSpec, TimedVariant, Variant, ignore_static
 
 
 @dataclasses.dataclass
@@ -167,16 +52,20 @@ class _Prepared:
 
     key: VariantKey
     optimized: ir.Program
-    stages: dict[str, Any]
+    stages: dict[str, Any]  # frontend, ir, ir_optimized
     converters: list[arguments.Converter]
     tables: list[Any]
-    table_dtypes: dict[str, str]
+    table_dtypes: dict[str, TableLayout]
     started: float
     argument_spec: ArgumentSpec
 
 
-def make_artifact(compiler: Any, program: ir.Program, table_dtypes: Mapping[str, str]) -> Any:
-    """The runner task: translate and build (IR in, a picklable artifact out)."""
+def make_artifact(
+    compiler: _pipeline.ArtifactPipeline,
+    program: ir.Program,
+    table_dtypes: Mapping[str, TableLayout],
+) -> _pipeline.Artifact:
+    """The runner task: the stages after ``ir_optimized`` (IR in, a picklable artifact out)."""
     return compiler.make_artifact(program, table_dtypes)
 
 
@@ -204,10 +93,11 @@ class PendingVariant:
         installed = self.pool.variants.get(key)
         if installed is not None:
             return installed
-        artifact = self.future.result()  # re-raises a failed build
-        if self.artifact_of is not None:
-            artifact = self.artifact_of(artifact)
-        variant = self.pool._finish(self.prepared, artifact)
+        with self.pool.compile_event(key) as event:
+            artifact = self.future.result()  # re-raises a failed build
+            if self.artifact_of is not None:
+                artifact = self.artifact_of(artifact)
+            variant = self.pool._finish(self.prepared, artifact, event)
         self.pool.variants[key] = variant
         self.pool.pending.pop(key, None)
         return variant
@@ -228,9 +118,7 @@ class ProgramPool:
         self._last_stub: _call_stubs.Stub = _call_stubs.never
         self._last_domain_dims: Any = None
         self._providers: dict[Any, Any] = {}  # keeps keyed offset providers alive
-        self._is_program = hasattr(definition, "definition_stage") and not hasattr(
-            definition, "__gt_signature__"
-        )
+        self._is_program = isinstance(definition, Program)
         self._binder: inspect.Signature | None = None
         if self._is_program:
             params = definition.definition_stage.params
@@ -242,25 +130,21 @@ class ProgramPool:
             self._declared = [t for _, t in signature.params] + [None]
         kind = "program" if self._is_program else "field operator"
         self._callee = f"{kind} '{definition.__name__}'"
-        self._is_scan = not self._is_program and getattr(definition, "axis", None) is not None
+        self._is_scan = isinstance(definition, ScanOperator)
         self._last_out: Any = None
         self._returns = None if self._is_program else definition.__gt_signature__.definition.returns
         self._static_names: tuple[str, ...] = ()
         self._static_indices: tuple[int, ...] = ()
-        declared_static = getattr(definition, "static_params", None)
+        declared_static = definition.static_params if self._is_program else None
         if declared_static:
             self._set_static(tuple(declared_static))
 
     @property
     def enable_jit(self) -> bool:
-        chosen = getattr(self.definition, "enable_jit", None)
+        chosen = self.definition.enable_jit if self._is_program else None
         if chosen is not None:
             return bool(chosen)
-        from gt4py.infra import config
-
-        from . import _settings  # noqa: F401  (registers the setting)
-
-        return bool(config.get("enable_jit"))
+        return bool(_settings.ENABLE_JIT.get())
 
     def _set_static(self, names: tuple[str, ...]) -> None:
         for name in names:
@@ -297,7 +181,7 @@ class ProgramPool:
             self._last_out = out
         if kwargs:
             args = self._bind(args, kwargs)
-        domain_dims, bounds = _domain_bounds(domain)
+        domain_dims, bounds = domain_bounds(domain)
         call_args = (*args, out, *bounds)
         if domain_dims == self._last_domain_dims and self._last_stub(call_args, offset_provider):
             return
@@ -317,7 +201,7 @@ class ProgramPool:
             tuple([arguments.argument_key(a) for a in args]),
             tuple([args[i] for i in self._static_indices]),
             domain_dims,
-            _provider_key(offset_provider),
+            provider_key(offset_provider),
         )
         variant = self._fast.get(fast)
         if variant is None:
@@ -332,7 +216,7 @@ class ProgramPool:
     def _bind(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
         if self._binder is None:
             parameters = list(inspect.signature(self.definition.definition).parameters.values())
-            if getattr(self.definition, "axis", None) is not None and not self._is_program:
+            if self._is_scan:
                 parameters = parameters[1:]  # a scan's carry
             self._binder = inspect.Signature(parameters)
         return tuple(self._binder.bind(*args, **kwargs).arguments.values())
@@ -346,10 +230,10 @@ class ProgramPool:
             for v, d in zip(args[:count], self._declared, strict=True)
         )
         static = tuple(
-            (n, _static_value(n, args[i], self._declared[i]))
+            (n, static_value(n, args[i], self._declared[i]))
             for n, i in zip(self._static_names, self._static_indices, strict=True)
         )
-        return VariantKey(types_, static, domain_dims, _provider_key(offset_provider))
+        return VariantKey(types_, static, domain_dims, provider_key(offset_provider))
 
     def _lookup(
         self, fast: Any, args: tuple[Any, ...], domain_dims: Any, offset_provider: Any
@@ -364,7 +248,7 @@ class ProgramPool:
             elif not self.enable_jit:
                 raise self._no_variant_error(key)
             else:
-                variant = self._finish(self.prepare(key, offset_provider), None)
+                variant = self._make(key, offset_provider)
                 self.variants[key] = variant
         self._fast[fast] = variant
         return variant
@@ -394,19 +278,14 @@ class ProgramPool:
         without ``domain=`` (the domain is ``out``'s), ``out`` typed as the operator returns."""
         planned = self.plan_ahead_of_time(offset_provider, static_args)
         if asynchronous is None:
-            from gt4py.infra import config
-
-            from . import _settings  # noqa: F401  (registers the setting)
-
-            asynchronous = bool(config.get("async_compilation"))
+            asynchronous = bool(_settings.ASYNC_COMPILATION.get())
         for key, provider, new in planned:
             if not new:
                 continue
-            prepared = self.prepare(key, provider)
             if asynchronous:
-                self._submit(prepared)
+                self._submit(self.prepare(key, provider))
             else:
-                self.variants[key] = self._finish(prepared, None)
+                self.variants[key] = self._make(key, provider)
         return [key for key, _, _ in planned]
 
     def plan_ahead_of_time(
@@ -454,10 +333,10 @@ class ProgramPool:
         for provider in providers:
             for values in itertools.product(*value_lists):
                 static = tuple(
-                    (n, _static_value(n, v, self._declared[self._names.index(n)]))
+                    (n, static_value(n, v, self._declared[self._names.index(n)]))
                     for n, v in zip(self._static_names, values, strict=True)
                 )
-                key = VariantKey(declared_arguments, static, None, _provider_key(provider))
+                key = VariantKey(declared_arguments, static, None, provider_key(provider))
                 new = key not in self.variants and key not in self.pending and key not in seen
                 seen.add(key)
                 planned.append((key, provider, new))
@@ -502,7 +381,7 @@ class ProgramPool:
         if self._is_program:
             program = lowering.lower_program(self.definition)
             if key.static:
-                program = _bind_static(program, dict(key.static))
+                program = bind_static(program, dict(key.static))
             return program, list(key.arguments)
         *arg_types, out_type = key.arguments
         program = lowering.lower_operator_call(
@@ -512,7 +391,7 @@ class ProgramPool:
             None if key.domain_dims is None else list(key.domain_dims),
         )
         if key.static:
-            program = _bind_static(program, dict(key.static))
+            program = bind_static(program, dict(key.static))
         bounds = [ts.ScalarType(np.dtype("int64"))] * (2 * len(key.domain_dims or ()))
         return program, [*key.arguments, *bounds]
 
@@ -524,21 +403,23 @@ class ProgramPool:
         program, types_ = self._lower(key)
         optimized = self.backend.optimize(program)
         tables, table_dtypes = arguments.table_arguments(optimized, offset_provider)
-        device_tables = getattr(self.backend.compiler, "device_tables", None)
-        if device_tables is not None:  # gtfn_gpu: the tables on the device, once per variant
-            tables = device_tables(tables)
+        tables = self.backend.compiler.device_tables(tables)  # gtfn_gpu: once per variant
         params = {p.name: p for p in optimized.params}
         static = dict(key.static)
         names = _argument_names(optimized, self._is_program, self.definition)
         converters = [
-            _ignore_static if name in static else arguments.converter_for(name, type_, params)
+            ignore_static if name in static else arguments.converter_for(name, type_, params)
             for name, type_ in zip(names, types_, strict=True)
         ]
-        frontend = getattr(self.definition, "definition_stage", None)
+        frontend = (
+            self.definition.definition_stage
+            if self._is_program
+            else self.definition.__gt_signature__
+        )
         stages: dict[str, Any] = {
-            "frontend": repr(frontend),
-            "ir": program,
-            "ir_optimized": optimized,
+            _pipeline.FRONTEND.name: repr(frontend),
+            _pipeline.IR.name: program,
+            _pipeline.IR_OPTIMIZED.name: optimized,
         }
         return _Prepared(
             key,
@@ -551,14 +432,37 @@ class ProgramPool:
             (names, list(types_), params),
         )
 
-    def _finish(self, prepared: _Prepared, artifact: Any) -> Variant:
+    def compile_event(self, key: VariantKey) -> pipeline.CompileEvent:
+        """The compile log's line for making the variant ``key`` on this backend."""
+        what = f"{self.definition.__name__}{key.describe(self._names)}"
+        return pipeline.CompileEvent(what=what, target=self.backend.name)
+
+    def _make(self, key: VariantKey, offset_provider: Any) -> Variant:
+        """Make the variant ``key`` here and now: every stage, logged as one compile."""
+        with self.compile_event(key) as event:
+            return self._finish(self.prepare(key, offset_provider), None, event)
+
+    def _finish(
+        self,
+        prepared: _Prepared,
+        artifact: _pipeline.Artifact | None,
+        event: pipeline.CompileEvent,
+    ) -> Variant:
+        """The variant from its artifact (built here when None): loaded, dumped, counted."""
         compiler = self.backend.compiler
         if artifact is None:
             artifact = compiler.make_artifact(prepared.optimized, prepared.table_dtypes)
-        entry, backend_stages = compiler.load_artifact(artifact)
-        stages = {**prepared.stages, **backend_stages}
-        stages["compile_seconds"] = time.perf_counter() - prepared.started
-        _dump_stages(self.definition.__name__, _variant_label(prepared.key, self._names), stages)
+        for part, outcome in artifact.notes:  # the caches' outcomes, maybe from a worker
+            event.note(part, outcome)
+        entry = compiler.load(artifact)
+        stages = pipeline.StageValues(self.backend.STAGES, {**prepared.stages, **artifact.values})
+        compile_seconds = time.perf_counter() - prepared.started
+        directory = pipeline.dump_directory()
+        if directory is not None:
+            label = prepared.key.label(self._names)
+            stages.dump(
+                directory / self.definition.__name__ / label, render=_pipeline.render_for_dump
+            )
         from .. import metrics
 
         parts = (
@@ -568,69 +472,19 @@ class ProgramPool:
             prepared.tables,
             stages,
             prepared.argument_spec,
+            compile_seconds,
         )
         variant: Variant
         if metrics.level() > 0:
             record = metrics.metrics_for(self.definition.__name__)
             record.variants += 1
-            record.compile_time_s += stages["compile_seconds"]
+            record.compile_time_s += compile_seconds
             variant = TimedVariant(record, *parts)
         else:
             variant = Variant(*parts)
         variant.description = prepared.key.describe(self._names)
         variant.callee = self._callee
         return variant
-
-
-def _ignore_static(value: Any, out: list[Any]) -> None:
-    """A static argument is a constant in the code (its value is part of the key)."""
-
-
-def _static_value(name: str, value: Any, declared: Any) -> Any:
-    """A static argument's value as the Python scalar of its declared dtype."""
-    dtype = np.dtype(ts.element_dtype(declared))
-    if isinstance(value, (bool, np.bool_)) != (dtype.kind == "b") or not isinstance(
-        value, (int, float, np.number, np.bool_)
-    ):
-        raise TypeError(f"static argument {name!r} is declared {dtype.name}, got {value!r}")
-    converted = dtype.type(value).item()
-    if dtype.kind in "iu" and converted != value:
-        raise TypeError(f"static argument {name!r} is declared {dtype.name}, got {value!r}")
-    return converted
-
-
-def _literal_text(value: Any) -> str:
-    return repr(value)
-
-
-def _bind_static(program: ir.Program, values: dict[str, Any]) -> ir.Program:
-    """The program with its static scalar parameters replaced by literals."""
-    from gt4py.eve import NodeTranslator
-
-    dtypes = {p.name: p.dtype for p in program.params if p.name in values}
-
-    class BindStatic(NodeTranslator):
-        def visit_SymRef(self, node: ir.SymRef) -> ir.Expr:
-            if node.name in dtypes:
-                text = _literal_text(values[node.name])
-                return ir.Literal(value=text, dtype=dtypes[node.name])
-            return node
-
-        def visit_Let(self, node: ir.Let) -> ir.Let:
-            if node.name in dtypes:  # a binding shadowing a static name keeps its own value
-                raise NotImplementedError(f"a local value shadows static argument {node.name!r}")
-            return self.generic_visit(node)  # type: ignore[no-any-return]
-
-    bound: ir.Program = BindStatic().visit(program)
-    return bound.replace(params=[p for p in bound.params if p.name not in dtypes])
-
-
-def _provider_key(offset_provider: Any) -> tuple[tuple[str, int], ...]:
-    """Offset providers count by the identity of their tables (a fresh ``{}`` per call, or a
-    new dict holding the same tables, reuses the variant; the pool keeps them alive)."""
-    if not offset_provider:
-        return ()
-    return tuple([(name, id(value)) for name, value in offset_provider.items()])
 
 
 def _argument_names(program: ir.Program, is_program: bool, definition: Any) -> list[str]:
@@ -640,43 +494,3 @@ def _argument_names(program: ir.Program, is_program: bool, definition: Any) -> l
     names = [name for name, _ in signature.params] + ["__out"]
     bounds = [p.name for p in program.params if p.name.startswith("__domain_")]
     return names + bounds
-
-
-def _domain_bounds(domain: Any) -> tuple[Any, tuple[int, ...]]:
-    if domain is None:
-        return None, ()
-    if isinstance(domain, dict):
-        dims = tuple(d.value for d in domain)
-        values: list[int] = []
-        for rng in domain.values():
-            start, stop = (rng.start, rng.stop) if hasattr(rng, "start") else rng
-            values.extend((int(start), int(stop)))
-        return dims, tuple(values)
-    # the lowered program takes the bounds in the given order (lower_operator_call follows it)
-    dims = tuple(d.value for d in domain.dims)
-    return dims, tuple(int(v) for r in domain.ranges for v in (r.start, r.stop))
-
-
-def _variant_label(key: VariantKey, names: list[str]) -> str:
-    """A short directory name per variant, the same in every process."""
-    import hashlib
-
-    return "variant-" + hashlib.sha1(key.describe(names).encode()).hexdigest()[:10]
-
-
-def _dump_stages(name: str, variant: str, stages: dict[str, Any]) -> None:
-    from gt4py.infra import config
-
-    from . import _settings  # noqa: F401  (registers the setting)
-
-    directory = config.get("dump_stages")
-    if directory is None:
-        return
-    root = pathlib.Path(directory) / name / variant
-    root.mkdir(parents=True, exist_ok=True)
-    for stage, value in stages.items():
-        if isinstance(value, ir.Program):
-            (root / f"{stage}.ir").write_text(ir.to_text(value))
-        elif isinstance(value, str):
-            suffix = ".cpp" if stage == "cpp" else ".py" if stage == "python" else ".txt"
-            (root / f"{stage}{suffix}").write_text(value)

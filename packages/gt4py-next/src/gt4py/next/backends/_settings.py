@@ -6,8 +6,6 @@ Importing this module registers them (``python -m gt4py.infra.config`` lists the
 
 from __future__ import annotations
 
-import pathlib
-
 from gt4py.infra import config
 
 
@@ -31,23 +29,9 @@ ENABLE_JIT = config.register(
         env="GT4PY_ENABLE_JIT",
     )
 )
-COLLECT_METRICS_LEVEL = config.register(
-    config.Setting(
-        name="collect_metrics_level",
-        type=int,
-        default=0,
-        minimum=0,
-        doc="above 0: count calls and time them per compiled program (gt4py.next.metrics)",
-        env="GT4PY_COLLECT_METRICS_LEVEL",
-    )
-)
-DUMP_METRICS_AT_EXIT: config.Setting[pathlib.Path | None] = config.register(
-    config.Setting(
-        name="dump_metrics_at_exit",
-        type=pathlib.Path,
-        default=None,
-        optional=True,
-        doc="JSON file the collected metrics are written to at exit (unset: a table on stderr)",
-        env="GT4PY_DUMP_METRICS_AT_EXIT",
-    )
+# The metrics settings are registered beside what they steer (gt4py.next.metrics, below the
+# backends); importing them here lists them with the others.
+from ..metrics import (  # noqa: E402
+    COLLECT_METRICS_LEVEL as COLLECT_METRICS_LEVEL,
+    DUMP_METRICS_AT_EXIT as DUMP_METRICS_AT_EXIT,
 )

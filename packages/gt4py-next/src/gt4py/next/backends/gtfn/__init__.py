@@ -3,7 +3,6 @@
 from ._steps import (
     GTFNConfig as GTFNConfig,
     make_gtfn_backend as make_gtfn_backend,
-    make_gtfn_bindings as make_gtfn_bindings,
     make_gtfn_compiler as make_gtfn_compiler,
     make_gtfn_passes as make_gtfn_passes,
     make_gtfn_translation as make_gtfn_translation,

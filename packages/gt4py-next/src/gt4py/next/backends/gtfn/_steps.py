@@ -4,17 +4,21 @@
 returns the step; ``make_gtfn_backend(config, translation=functools.partial(...))`` composes
 them and wraps the translation in the persistent cache. A misspelled step setting is a
 ``TypeError`` when the backend is built (the builder is called then).
+
+The pipeline: ``frontend → ir → ir_optimized → cpp → so`` (gtfn_gpu: ``cu`` for ``cpp``).
+Steps are frozen dataclasses, so a backend built from them pickles and compares by value.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import functools
+import pathlib
 from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
 from ... import ir
-from .. import _backend
+from .. import _compiled_backend, _pipeline
+from .._table_layout import TableLayout
 from . import _codegen
 
 
@@ -47,8 +51,6 @@ class GTFNConfig:
 
     device: Literal["cpu", "gpu"] = "cpu"
     build_type: Literal["Release", "Debug", "RelWithDebInfo", "MinSizeRel"] = "Release"
-    cache_lifetime: Literal["persistent", "session"] | None = None  # None: the infra setting
-    layout: Literal["C"] = "C"
     cached_translation: bool = True
 
     def __post_init__(self) -> None:
@@ -60,12 +62,12 @@ class GTFNConfig:
 
 @dataclasses.dataclass(frozen=True)
 class TranslatedModule:
-    """The output of translation: module name and sources, plus build options."""
+    """The output of translation: the extension's module name, its sources, whether it uses
+    OpenMP (a build option)."""
 
     name: str
     sources: Mapping[str, str]
     openmp: bool
-    extra_compile_flags: tuple[str, ...]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -74,7 +76,9 @@ class GTFNTranslation:
     openmp: bool = True
     parallel_threshold: int = _codegen.PARALLEL_THRESHOLD
 
-    def __call__(self, program: ir.Program, table_dtypes: Mapping[str, str]) -> TranslatedModule:
+    def __call__(
+        self, program: ir.Program, table_dtypes: Mapping[str, TableLayout]
+    ) -> TranslatedModule:
         from gt4py.infra import fingerprinting as fp
 
         settings = self.settings_key()
@@ -84,14 +88,15 @@ class GTFNTranslation:
             from . import _cuda_codegen
 
             cuda = _cuda_codegen.CudaGenerator(program, table_dtypes, check_every_read=settings[-1])
-            return TranslatedModule(name, {f"{name}.cu": cuda.module(name)}, False, ())
-        generator = _codegen.CppGenerator(program, table_dtypes, check_every_read=settings[-1])
-        source = generator.module(name).replace(
-            f"> {_codegen.PARALLEL_THRESHOLD})", f"> {self.parallel_threshold})"
+            return TranslatedModule(name, {f"{name}.cu": cuda.module(name)}, False)
+        generator = _codegen.CppGenerator(
+            program,
+            table_dtypes,
+            check_every_read=settings[-1],
+            openmp=self.openmp,
+            parallel_threshold=self.parallel_threshold,
         )
-        if not self.openmp:
-            source = source.replace("#pragma omp", "// (openmp off) #pragma omp")
-        return TranslatedModule(name, {f"{name}.cpp": source}, self.openmp, ())
+        return TranslatedModule(name, {f"{name}.cpp": generator.module(name)}, self.openmp)
 
     def settings_key(self) -> tuple[Any, ...]:
         """What decides the generated code besides the program (last: the debug setting)."""
@@ -109,17 +114,7 @@ def debug_checks() -> bool:
     checked before the call (a second line of defence, at a cost in speed)."""
     from gt4py.infra import config
 
-    return bool(config.get("debug"))
-
-
-@dataclasses.dataclass(frozen=True)
-class GTFNBindings:
-    """nanobind bindings are generated with the module (one ``run`` function)."""
-
-    config: GTFNConfig
-
-    def __call__(self, module: TranslatedModule) -> TranslatedModule:
-        return module
+    return bool(config.DEBUG.get())
 
 
 @dataclasses.dataclass(frozen=True)
@@ -127,7 +122,7 @@ class GTFNCompiler:
     config: GTFNConfig
     # No fused multiply-adds: embedded numpy (the oracle) rounds every operation, and a
     # threshold (`q > qmin`) turns a last-bit difference into a different branch.
-    extra_compile_flags: tuple[str, ...] = ("-march=native", "-ffp-contract=off")
+    extra_compile_flags: tuple[str, ...] = ("-ffp-contract=off",)
 
     # gtfn_gpu: relaxed constexpr for std::min/max/numeric_limits in device code, no fused
     # multiply-adds (as on the CPU); the architecture is the current device's when one is
@@ -149,7 +144,7 @@ class GTFNCompiler:
         options = native.BuildOptions(
             openmp=module.openmp,
             build_type=self.config.build_type,
-            extra_compile_flags=(*module.extra_compile_flags, *self.extra_compile_flags),
+            extra_compile_flags=self.extra_compile_flags,
         )
         return str(native.build_extension(module.name, dict(module.sources), options))
 
@@ -173,14 +168,10 @@ def make_gtfn_translation(
     return GTFNTranslation(config, openmp=openmp, parallel_threshold=parallel_threshold)
 
 
-def make_gtfn_bindings(config: GTFNConfig) -> GTFNBindings:
-    return GTFNBindings(config)
-
-
 def make_gtfn_compiler(
     config: GTFNConfig,
     *,
-    extra_compile_flags: tuple[str, ...] = ("-march=native", "-ffp-contract=off"),
+    extra_compile_flags: tuple[str, ...] = ("-ffp-contract=off",),
     extra_cuda_flags: tuple[str, ...] = ("--expt-relaxed-constexpr", "--fmad=false"),
     cuda_arch: str | None = None,
 ) -> GTFNCompiler:
@@ -193,28 +184,21 @@ def make_gtfn_passes(
     cse: bool = True,
     constant_folding: bool = True,
     temporaries: str = "auto",
-) -> Callable[[ir.Program], ir.Program]:
+) -> _pipeline.Passes:
     """The IR passes; ``temporaries``: ``"auto"`` (ADR 0013 heuristic), ``"materialize"`` or
     ``"recompute"`` intermediates (scans called in field operators are always materialized)."""
-    from ...passes import POLICIES, default_pipeline
-
-    if temporaries not in POLICIES:
-        raise ValueError(f"temporaries={temporaries!r} is not one of {', '.join(POLICIES)}")
-    return functools.partial(
-        default_pipeline,
-        cse=cse,
-        constant_folding=constant_folding,
-        temporaries=temporaries,
-    )
+    return _pipeline.Passes(cse=cse, constant_folding=constant_folding, temporaries=temporaries)
 
 
+@dataclasses.dataclass(frozen=True)
 class CachedTranslation:
     """The translation step behind the persistent ``next/translation`` file cache."""
 
-    def __init__(self, translation: Any) -> None:
-        self.translation = translation
+    translation: Any
 
-    def __call__(self, program: ir.Program, table_dtypes: Mapping[str, str]) -> TranslatedModule:
+    def __call__(
+        self, program: ir.Program, table_dtypes: Mapping[str, TableLayout]
+    ) -> TranslatedModule:
         from gt4py.infra import caching, fingerprinting as fp
 
         key = caching.CacheKey(
@@ -232,50 +216,51 @@ class CachedTranslation:
 
 
 @dataclasses.dataclass(frozen=True)
-class GTFNArtifact:
-    """What a (possibly remote) build produces: the C++ source and the built extension."""
+class GTFNPipeline(_pipeline.ArtifactPipeline):
+    """``ir_optimized → cpp → so`` (gtfn_gpu: ``→ cu → so``): translation, native build;
+    then the load (with cupy's current stream as the last argument on the GPU)."""
 
-    source: str
-    library: str
+    translation: Callable[[ir.Program, Mapping[str, TableLayout]], TranslatedModule]
+    build: Callable[[TranslatedModule], str]
+    device: Literal["cpu", "gpu"] = "cpu"
 
+    @property
+    def steps(self) -> tuple[tuple[Any, _pipeline.Step], ...]:
+        source = _pipeline.CU if self.device == "gpu" else _pipeline.CPP
+        return ((source, self.translate), (_pipeline.SO, self.compile))
 
-class GTFNPipeline:
-    """translation -> bindings -> native build (``make_artifact``, picklable) -> load."""
+    def translate(self, program: ir.Program, metadata: dict[str, Any]) -> str:
+        module = self.translation(program, metadata["table_dtypes"])
+        metadata["module"] = module.name
+        metadata["openmp"] = module.openmp
+        (source,) = module.sources.values()
+        return source
 
-    def __init__(self, translation: Any, bindings: Any, compiler: Any, device: str = "cpu") -> None:
-        self.translation = translation
-        self.bindings = bindings
-        self.build = compiler
-        self.device = device
+    def compile(self, source: str, metadata: dict[str, Any]) -> pathlib.Path:
+        name = metadata["module"]
+        suffix = "cu" if self.device == "gpu" else "cpp"
+        return pathlib.Path(
+            self.build(TranslatedModule(name, {f"{name}.{suffix}": source}, metadata["openmp"]))
+        )
+
+    def load(self, artifact: _pipeline.Artifact) -> Callable[..., Any]:
+        from gt4py.infra import native
+
+        extension = native.load_extension(artifact.values[_pipeline.SO.name])
+        run: Callable[..., Any] = extension.run
+        return _on_current_stream(run) if self.device == "gpu" else run
+
+    def array_namespace(self) -> Any:
+        """gtfn_gpu: fields in cupy arrays; gtfn_cpu: numpy."""
+        return import_cupy() if self.device == "gpu" else super().array_namespace()
 
     def device_tables(self, tables: list[Any]) -> list[Any]:
-        """The flat table arguments (array, skip value, ...) where ``run`` reads them: the
-        arrays on the GPU for gtfn_gpu (copied once per variant; tables key variants by
-        identity), unchanged for gtfn_cpu."""
+        """gtfn_gpu: the table arrays on the GPU (copied once per variant; tables key variants
+        by identity); gtfn_cpu: unchanged."""
         if self.device != "gpu":
             return tables
         cupy = import_cupy()
         return [cupy.asarray(t) if i % 2 == 0 else t for i, t in enumerate(tables)]
-
-    def make_artifact(self, program: ir.Program, table_dtypes: Mapping[str, str]) -> GTFNArtifact:
-        module = self.bindings(self.translation(program, table_dtypes))
-        return GTFNArtifact(next(iter(module.sources.values())), self.build(module))
-
-    def load_artifact(self, artifact: GTFNArtifact) -> tuple[Any, dict[str, Any]]:
-        from gt4py.infra import native
-
-        extension = native.load_extension(artifact.library)
-        if self.device == "gpu":
-            return _on_current_stream(extension.run), {
-                "cu": artifact.source,
-                "library": artifact.library,
-            }
-        return extension.run, {"cpp": artifact.source, "library": artifact.library}
-
-    def __call__(
-        self, program: ir.Program, table_dtypes: Mapping[str, str]
-    ) -> tuple[Any, dict[str, Any]]:
-        return self.load_artifact(self.make_artifact(program, table_dtypes))
 
 
 def _on_current_stream(run: Any) -> Any:
@@ -294,13 +279,14 @@ def make_gtfn_backend(
     name: str = "gtfn_cpu",
     passes: Callable[..., Any] = make_gtfn_passes,
     translation: Callable[..., Any] = make_gtfn_translation,
-    bindings: Callable[..., Any] = make_gtfn_bindings,
     compiler: Callable[..., Any] = make_gtfn_compiler,
-) -> _backend.StepBackend:
+) -> _compiled_backend.StepBackend:
     """The gtfn backend from its step builders (each called here with ``config``)."""
     config = config if config is not None else GTFNConfig()
     translation_step = translation(config)
     if config.cached_translation:
         translation_step = CachedTranslation(translation_step)
-    pipeline = GTFNPipeline(translation_step, bindings(config), compiler(config), config.device)
-    return _backend.StepBackend(name, config=config, optimize=passes(config), compiler=pipeline)
+    pipeline = GTFNPipeline(translation_step, compiler(config), config.device)
+    return _compiled_backend.StepBackend(
+        name, config=config, optimize=passes(config), compiler=pipeline
+    )

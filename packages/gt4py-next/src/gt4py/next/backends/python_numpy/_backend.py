@@ -1,34 +1,34 @@
-"""The itir_python pipeline: generate numpy code, publish it in the cache, import it."""
+"""The itir_python pipeline: ``frontend → ir → ir_optimized → py``.
+
+The ``py`` step generates the numpy module and publishes it in a ``next/itir_python`` cache
+entry (picklable, so it may run in a runner worker); the load imports it from the entry with
+``gt4py.infra.caching.import_generated_module`` (source only, no bytecode beside the entry).
+"""
 
 from __future__ import annotations
 
 import dataclasses
-import functools
-import importlib.util
 import pathlib
-from collections.abc import Mapping
+from collections.abc import Callable
 from typing import Any
 
 from ... import ir
-from .. import _backend
+from .. import _compiled_backend, _pipeline
 from . import _codegen
 
 
 @dataclasses.dataclass(frozen=True)
-class PythonArtifact:
-    """The generated module's source and the cache file it was published to."""
+class PythonPipeline(_pipeline.ArtifactPipeline):
+    """generate numpy code and publish it in the cache (``py``) -> import it."""
 
-    source: str
-    module_path: str
+    @property
+    def steps(self) -> tuple[tuple[Any, _pipeline.Step], ...]:
+        return ((_pipeline.PY, self.generate),)
 
-
-class PythonPipeline:
-    """generate numpy code and publish it (``make_artifact``, picklable) -> import it."""
-
-    def make_artifact(self, program: ir.Program, table_dtypes: Mapping[str, str]) -> PythonArtifact:
+    def generate(self, program: ir.Program, metadata: dict[str, Any]) -> str:
         from gt4py.infra import caching, config, fingerprinting as fp
 
-        debug = bool(config.get("debug"))  # GT4PY_DEBUG: every read checked per point
+        debug = bool(config.DEBUG.get())  # GT4PY_DEBUG: every read checked per point
         key = caching.CacheKey(
             {
                 "program": fp.strict(program),
@@ -36,35 +36,29 @@ class PythonPipeline:
                 "debug": str(debug),
             }
         )
-        source = caching.FileCache("next/itir_python").get_or_build(
-            key, lambda: _codegen.generate(program, check_every_read=debug).encode()
-        )
         name = f"itir_{key.digest[:24]}"
-        path = config.cache_root() / "next" / "itir_python_modules" / f"{name}.py"
-        if not path.is_file() or path.read_bytes() != source:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            caching.atomic_write_bytes(path, source)
-        return PythonArtifact(source.decode(), str(path))
 
-    def load_artifact(self, artifact: PythonArtifact) -> tuple[Any, dict[str, Any]]:
-        path = pathlib.Path(artifact.module_path)
-        spec = importlib.util.spec_from_file_location(path.stem, path)
-        if spec is None or spec.loader is None:
-            raise ImportError(f"cannot import the generated module {path}")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        return module.run, {"python": artifact.source, "module_path": artifact.module_path}
+        def write(directory: pathlib.Path) -> None:
+            source = _codegen.generate(program, check_every_read=debug)
+            (directory / f"{name}.py").write_text(source, encoding="utf-8")
 
-    def __call__(
-        self, program: ir.Program, table_dtypes: Mapping[str, str]
-    ) -> tuple[Any, dict[str, Any]]:
-        return self.load_artifact(self.make_artifact(program, table_dtypes))
+        path = caching.BuildDirCache("next/itir_python").get_or_build(key, write) / f"{name}.py"
+        metadata["module"] = name
+        metadata["module_path"] = str(path)
+        return path.read_text(encoding="utf-8")
+
+    def load(self, artifact: _pipeline.Artifact) -> Callable[..., Any]:
+        from gt4py.infra import caching
+
+        module = caching.import_generated_module(
+            pathlib.Path(artifact.metadata["module_path"]), artifact.metadata["module"]
+        )
+        return module.run  # type: ignore[no-any-return]
 
 
 def make_itir_python_backend(
     *, name: str = "itir_python", cse: bool = True
-) -> _backend.StepBackend:
-    from ...passes import default_pipeline
-
-    optimize = functools.partial(default_pipeline, cse=cse)
-    return _backend.StepBackend(name, config=None, optimize=optimize, compiler=PythonPipeline())
+) -> _compiled_backend.StepBackend:
+    return _compiled_backend.StepBackend(
+        name, config=None, optimize=_pipeline.Passes(cse=cse), compiler=PythonPipeline()
+    )

@@ -1,0 +1,106 @@
+"""What decides the code of a compiled variant: :class:`VariantKey`, and static arguments.
+
+A key is the frontend type of every argument, the values of the static arguments (constants
+in the generated code, bound into the IR by :func:`bind_static`), the dims of an explicit
+``domain=`` of a direct operator call, and the identity of the offset provider's tables.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from typing import Any
+
+import numpy as np
+
+from .. import ir
+from ..ffront import type_specifications as ts
+
+
+@dataclasses.dataclass(frozen=True)
+class VariantKey:
+    """What decides the code of one variant."""
+
+    arguments: tuple[Any, ...]  # frontend types of the arguments (a direct call: then ``out``)
+    static: tuple[tuple[str, Any], ...] = ()
+    domain_dims: tuple[str, ...] | None = None
+    offset_provider: tuple[tuple[str, int], ...] = ()
+
+    def describe(self, names: list[str]) -> str:
+        parts = [f"{n}: {t}" for n, t in zip(names, self.arguments, strict=False)]
+        static = dict(self.static)
+        parts = [
+            f"{p} = {static[n]!r}" if n in static else p for p, n in zip(parts, names, strict=False)
+        ]
+        text = f"({', '.join(parts)})"
+        if self.domain_dims is not None:
+            text += f" domain over ({', '.join(self.domain_dims)})"
+        if self.offset_provider:
+            text += f" offset_provider {{{', '.join(n for n, _ in self.offset_provider)}}}"
+        return text
+
+    def label(self, names: list[str]) -> str:
+        """A short directory name for the variant's dumps, the same in every process."""
+        return "variant-" + hashlib.sha1(self.describe(names).encode()).hexdigest()[:10]
+
+
+def static_value(name: str, value: Any, declared: Any) -> Any:
+    """A static argument's value as the Python scalar of its declared dtype."""
+    dtype = np.dtype(ts.element_dtype(declared))
+    if isinstance(value, (bool, np.bool_)) != (dtype.kind == "b") or not isinstance(
+        value, (int, float, np.number, np.bool_)
+    ):
+        raise TypeError(f"static argument {name!r} is declared {dtype.name}, got {value!r}")
+    converted = dtype.type(value).item()
+    if dtype.kind in "iu" and converted != value:
+        raise TypeError(f"static argument {name!r} is declared {dtype.name}, got {value!r}")
+    return converted
+
+
+def bind_static(program: ir.Program, values: dict[str, Any]) -> ir.Program:
+    """The program with its static scalar parameters replaced by literals."""
+    from gt4py.eve import NodeTranslator
+
+    dtypes = {p.name: p.dtype for p in program.params if p.name in values}
+
+    class BindStatic(NodeTranslator):
+        def visit_SymRef(self, node: ir.SymRef) -> ir.Expr:
+            if node.name in dtypes:
+                return ir.Literal(value=repr(values[node.name]), dtype=dtypes[node.name])
+            return node
+
+        def visit_Let(self, node: ir.Let) -> ir.Let:
+            if node.name in dtypes:  # a binding shadowing a static name keeps its own value
+                raise NotImplementedError(f"a local value shadows static argument {node.name!r}")
+            return self.generic_visit(node)  # type: ignore[no-any-return]
+
+    bound: ir.Program = BindStatic().visit(program)
+    return bound.replace(params=[p for p in bound.params if p.name not in dtypes])
+
+
+def provider_key(offset_provider: Any) -> tuple[tuple[str, int], ...]:
+    """Offset providers count by the identity of their tables (a fresh ``{}`` per call, or a
+    new dict holding the same tables, reuses the variant; the pool keeps them alive)."""
+    if not offset_provider:
+        return ()
+    return tuple([(name, id(value)) for name, value in offset_provider.items()])
+
+
+def domain_bounds(domain: Any) -> tuple[Any, tuple[int, ...]]:
+    """The dims of an explicit ``domain=`` and its bounds as flat (start, stop) arguments."""
+    if domain is None:
+        return None, ()
+    if isinstance(domain, dict):
+        dims = tuple(d.value for d in domain)
+        values: list[int] = []
+        for rng in domain.values():
+            # a (start, stop) pair, or a range-like value (range, UnitRange)
+            start, stop = rng if isinstance(rng, tuple | list) else (rng.start, rng.stop)
+            values.extend((int(start), int(stop)))
+        return dims, tuple(values)
+    # the lowered program takes the bounds in the given order (lower_operator_call follows it)
+    dims = tuple(d.value for d in domain.dims)
+    return dims, tuple(int(v) for r in domain.ranges for v in (r.start, r.stop))
+
+
+__all__ = ["VariantKey", "bind_static", "domain_bounds", "provider_key", "static_value"]
