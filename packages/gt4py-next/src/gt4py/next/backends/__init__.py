@@ -9,12 +9,13 @@ from __future__ import annotations
 from typing import Any
 
 from . import _settings as _settings  # registers async_compilation, enable_jit, metrics
-from ._compiled_backend import STOCK_NAMES as _STOCK_NAMES, stock_backend as _stock_backend
 
 
 def __getattr__(name: str) -> Any:
-    if name in _STOCK_NAMES:
-        return _stock_backend(name)
+    if name in __all__:
+        from ._compiled_backend import stock_backend  # not at import: it brings the IR
+
+        return stock_backend(name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
