@@ -50,3 +50,14 @@ __all__ = [
     "root_validator",
     "validator",
 ]
+
+
+def _register_fingerprints() -> None:
+    # Here, not in gt4py.eve: that package loads its parts lazily, and every datamodel (hence
+    # every node) must be fingerprintable as soon as its class can exist.
+    from .._fingerprints import register
+
+    register()
+
+
+_register_fingerprints()

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from gt4py.eve.sources import describe_location
+
 
 if TYPE_CHECKING:
     from gt4py.eve import SourceLocation
@@ -31,22 +33,10 @@ class DSLError(Exception):
     def __str__(self) -> str:
         if self.location is None:
             return self.message
-        where = f"{self.location.filename}:{self.location.line}:{self.location.column}"
-        return f"{self.message}\n  at {where}{_source_line(self.location)}"
+        return f"{self.message}\n  at {describe_location(self.location)}"
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (self.location, self.message))
-
-
-def _source_line(location: SourceLocation) -> str:
-    import linecache
-
-    text = linecache.getline(location.filename, location.line).rstrip()
-    if not text:
-        return ""
-    stripped = text.lstrip()
-    caret = " " * max(location.column - 1 - (len(text) - len(stripped)), 0) + "^"
-    return f"\n    {stripped}\n    {caret}"
 
 
 class UnsupportedPythonFeatureError(DSLError):

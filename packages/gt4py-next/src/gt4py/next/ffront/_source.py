@@ -1,8 +1,8 @@
 """The parsed source of a decorated function, with positions mapped back to the user's file.
 
-``inspect.getsource`` gives the function's text; nested definitions are indented, so the text
-is dedented before parsing and the removed indentation is added back to every column. Names
-are resolved like Python would at call time: closure cells, then module globals, then builtins.
+Reading, dedenting and locating are eve's (:class:`gt4py.eve.sources.FunctionSource`, shared
+with gt4py.cartesian); this adds how names resolve: like Python at call time, closure cells,
+then module globals, then builtins.
 """
 
 from __future__ import annotations
@@ -12,12 +12,12 @@ import builtins
 import dataclasses
 import inspect
 import os
-import textwrap
 import types
 from collections.abc import Callable, Container
 from typing import Any, ClassVar
 
 from gt4py.eve import SourceLocation
+from gt4py.eve.sources import FunctionSource, SourceUnavailableError
 
 from ..errors import DSLError
 
@@ -31,10 +31,7 @@ class SourceDefinition:
     """A function's syntax tree and what is needed to locate and resolve its names."""
 
     function: Callable[..., Any]
-    tree: ast.FunctionDef
-    filename: str
-    line_offset: int  # added to ast line numbers
-    column_offset: int  # added to ast column offsets (the dedented indentation)
+    parsed: FunctionSource
     closure: dict[str, Any]
     # locals of the code that applied the decorator: string annotations (PEP 563) may name
     # classes local to it that the function body never refers to
@@ -46,54 +43,46 @@ class SourceDefinition:
             raise TypeError(
                 f"gt4py.next decorators take a Python function defined with 'def', got {function!r}"
             )
-        filename = function.__code__.co_filename
         try:
-            lines, first_line = inspect.getsourcelines(function)
-        except (OSError, TypeError) as error:
+            parsed = FunctionSource.read(function)
+        except SourceUnavailableError as error:
+            location = SourceLocation(filename=error.filename, line=error.line, column=1)
+            if error.reason.startswith("not a 'def'"):
+                raise DSLError(location, f"'{function.__name__}' is not a 'def' function") from None
             raise DSLError(
-                source_location(filename, max(function.__code__.co_firstlineno, 1), 1),
-                f"cannot read the source code of '{function.__name__}' ({error}); define it in "
-                "a file, not interactively through exec",
+                location,
+                f"cannot read the source code of '{function.__name__}' ({error.reason}); define "
+                "it in a file, not interactively through exec",
             ) from None
-        text = "".join(lines)
-        dedented = textwrap.dedent(text)
-        column_offset = _indentation(lines) if dedented != text else 0
-        module = ast.parse(dedented)
-        tree = next(
-            (node for node in module.body if isinstance(node, ast.FunctionDef)),
-            None,
-        )
-        if tree is None:
-            location = source_location(filename, max(first_line, 1), 1)
-            raise DSLError(location, f"'{function.__name__}' is not a 'def' function")
         definition = cls(
             function=function,
-            tree=tree,
-            filename=filename,
-            line_offset=max(first_line, 1) - 1,
-            column_offset=column_offset,
+            parsed=parsed,
             closure=_closure_values(function),
             caller_locals=_caller_locals() if _has_string_annotations(function) else {},
         )
-        _DimensionOnTheRight(definition.lookup, tree).visit(tree)
+        _DimensionOnTheRight(definition.lookup, parsed.tree).visit(parsed.tree)
         return definition
 
+    @property
+    def tree(self) -> ast.FunctionDef:
+        return self.parsed.tree
+
+    @property
+    def filename(self) -> str:
+        return self.parsed.filename
+
+    @property
+    def line_offset(self) -> int:
+        """Added to ast line numbers."""
+        return self.parsed.line_offset
+
+    @property
+    def column_offset(self) -> int:
+        """Added to ast column offsets (the dedented indentation)."""
+        return self.parsed.column_offset
+
     def location(self, node: ast.AST) -> SourceLocation:
-        line = getattr(node, "lineno", 1) + self.line_offset
-        column = getattr(node, "col_offset", 0) + self.column_offset + 1
-        end_line = getattr(node, "end_lineno", None)
-        end_column = getattr(node, "end_col_offset", None)
-        return source_location(
-            self.filename,
-            line,
-            column,
-            end_line=None if end_line is None else end_line + self.line_offset,
-            end_column=(
-                None
-                if end_column is None or end_line is None
-                else end_column + self.column_offset + 1
-            ),
-        )
+        return self.parsed.location(node)
 
     def lookup(self, name: str) -> Any:
         """The value ``name`` refers to in the function's scope, or ``_MISSING``."""
@@ -133,20 +122,6 @@ class SourceDefinition:
             if arg.arg == name:
                 return arg
         return self.tree
-
-
-def source_location(
-    filename: str,
-    line: int,
-    column: int,
-    *,
-    end_line: int | None = None,
-    end_column: int | None = None,
-) -> SourceLocation:
-    """An eve ``SourceLocation`` (typed here: eve's keyword-only __init__ is invisible to mypy)."""
-    return SourceLocation(
-        filename=filename, line=line, column=column, end_line=end_line, end_column=end_column
-    )
 
 
 class _DimensionOnTheRight(ast.NodeTransformer):
@@ -227,13 +202,6 @@ def _caller_locals() -> dict[str, Any]:
     while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
         frame = frame.f_back
     return dict(frame.f_locals) if frame is not None else {}
-
-
-def _indentation(lines: list[str]) -> int:
-    for line in lines:
-        if line.strip():
-            return len(line) - len(line.lstrip())
-    return 0
 
 
 def _closure_values(function: types.FunctionType) -> dict[str, Any]:
