@@ -26,7 +26,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from ... import ir
+from ... import _builtin_vocabulary as vocabulary, ir
 from .._arguments import parse_table_layout
 from .._extents import checked_at_run_time, field_codes
 
@@ -45,54 +45,16 @@ CXX_TYPES = {
     "float64": "double",
 }
 
+# IR call -> C++ operator or function, from the builtin vocabulary (`if_` is spelled below)
 _INFIX = {
-    "plus": "+",
-    "minus": "-",
-    "multiplies": "*",
-    "divides": "/",
-    "eq": "==",
-    "ne": "!=",
-    "lt": "<",
-    "le": "<=",
-    "gt": ">",
-    "ge": ">=",
-    "and_": "&&",
-    "or_": "||",
-    "xor_": "!=",
+    name: row.cxx
+    for name, row in vocabulary.IR_CALLS.items()
+    if row.cxx_form is vocabulary.CxxForm.INFIX
 }
-_STD_MATH = {
-    "sin": "std::sin",
-    "cos": "std::cos",
-    "tan": "std::tan",
-    "arcsin": "std::asin",
-    "arccos": "std::acos",
-    "arctan": "std::atan",
-    "sinh": "std::sinh",
-    "cosh": "std::cosh",
-    "tanh": "std::tanh",
-    "arcsinh": "std::asinh",
-    "arccosh": "std::acosh",
-    "arctanh": "std::atanh",
-    "sqrt": "std::sqrt",
-    "cbrt": "std::cbrt",
-    "exp": "std::exp",
-    "log": "std::log",
-    "gamma": "std::tgamma",
-    "floor": "std::floor",
-    "ceil": "std::ceil",
-    "trunc": "std::trunc",
-    "isfinite": "std::isfinite",
-    "isinf": "std::isinf",
-    "isnan": "std::isnan",
-    "fmod": "std::fmod",
-    "abs": "gt_abs",
-    "minimum": "gt_minimum",
-    "maximum": "gt_maximum",
-    "power": "gt_power",
-    "floordiv": "gt_floordiv",
-    "mod": "gt_mod",
-    "neg": "-",
-    "not_": "!",
+_STD_MATH = {  # functions, and the prefix operators of `neg` and `not_`
+    name: row.cxx
+    for name, row in vocabulary.IR_CALLS.items()
+    if row.cxx_form in (vocabulary.CxxForm.CALL, vocabulary.CxxForm.PREFIX)
 }
 
 INCLUDES = r"""#include <algorithm>
