@@ -268,15 +268,11 @@ REDUCTIONS: Final[dict[str, Builtin]] = {
 DSL_BUILTINS: Final[dict[str, Builtin]] = {n: b for b in VOCABULARY for n in b.dsl_names}
 
 
-def dsl_names(
-    kind: Kind, *, result: Result | None = None, arity: int | None = None
-) -> tuple[str, ...]:
-    """The frontend names of the builtins of ``kind`` (with that result rule and arity)."""
+def dsl_names(kind: Kind, *, result: Result | None = None) -> tuple[str, ...]:
+    """The frontend names of the builtins of ``kind`` (with that result rule), in order."""
     return tuple(
         name
         for b in VOCABULARY
-        if b.kind is kind
-        and (result is None or b.result is result)
-        and (arity is None or b.arity == arity)
+        if b.kind is kind and (result is None or b.result is result)
         for name in b.dsl_names
     )
