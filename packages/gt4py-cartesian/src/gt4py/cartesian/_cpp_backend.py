@@ -27,8 +27,8 @@ if TYPE_CHECKING:  # loading a cached stencil must not import the IR and analysi
     from ._analysis import AnalysedStencil
 
 
-# -O3 is the toolchain's Release default; no -march=native, so that a cache shared between
-# machines of one cluster stays valid.
+# -O3 is the toolchain's Release default. -march=native follows the native_host_tuned setting
+# (BuildOptions.host_tuned=None), as for gt4py.next; the stencil key says which (_stencil_key).
 COMPILE_FLAGS = ("-fno-math-errno",)
 
 

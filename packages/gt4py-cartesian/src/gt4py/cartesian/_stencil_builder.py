@@ -17,6 +17,7 @@ import shutil
 import sys
 import tempfile
 import threading
+import types
 from collections.abc import Callable, Mapping
 from types import ModuleType
 from typing import Any
@@ -103,7 +104,7 @@ def build_stencil(
     options: Mapping[str, Any],
     annotation_locals: Mapping[str, Any] | None = None,
 ) -> StencilObject:
-    if not callable(func) or not hasattr(func, "__code__"):
+    if not isinstance(func, types.FunctionType | types.MethodType):
         raise TypeError(f"a stencil definition must be a Python function, got {func!r}")
     backend_obj = _backends.get_backend(backend)
     unknown = set(options) - set(backend_obj.options)

@@ -3,6 +3,7 @@
 Parts: ``source`` (the dedented definition), ``signature`` (resolved parameter types),
 ``name``, ``dtypes``, ``backend``, ``options``, ``gt4py_version``, ``generator`` (the
 digest of gt4py.cartesian's own sources: any change to the code generators is a new key),
+``native_target`` (for the C++/CUDA backends: portable, or host-tuned for this CPU),
 one ``external.NAME`` per external, and one ``global.PATH`` per compile-time value the
 definition reads from outside: ``ALPHA``, ``consts.ALPHA``, ``consts.Physics.ALPHA``,
 ``helpers.f``. A GTScript function counts by its source and, recursively, by the values it
@@ -27,10 +28,11 @@ from typing import Any
 
 import numpy as np
 
-from gt4py.infra import fingerprinting
+from gt4py.infra import config, fingerprinting
 from gt4py.infra.caching import CacheKey, source_digest
 
-from . import gtscript
+from . import _backends, gtscript
+from ._pipeline import SO
 from ._source import closure_namespace, source_info
 from ._version import __version__
 
@@ -100,6 +102,7 @@ def stencil_identity(
         # the C++ headers compiled stencils include (<gt4py/python_semantics.hpp>) ship with
         # gt4py.infra.native: a new version of them is a new key, too
         "native_headers": source_digest("gt4py.infra.native"),
+        "native_target": _native_target(backend),
     }
     for ext_name, value in externals.items():
         parts[f"external.{ext_name}"] = fingerprinting.strict(_value_identity(value, ()))
@@ -108,6 +111,19 @@ def stencil_identity(
         prefix = "external" if root in externals else "global"
         parts[f"{prefix}.{path}"] = fingerprinting.strict(identity)
     return StencilIdentity(CacheKey(parts), f"{name}({', '.join(map(_param_text, signature))})")
+
+
+def _native_target(backend: str) -> str:
+    """What the entry's native code runs on. The entry holds its own extension, so a hit
+    never asks the native build cache: a host-tuned build (``-march=native``, the
+    ``native_host_tuned`` setting) must be keyed by this CPU here, as infra keys its builds."""
+    if SO not in _backends.get_backend(backend).STAGES:
+        return "none"  # numpy, debug: Python only
+    if not config.NATIVE_HOST_TUNED.get():
+        return "portable"
+    from gt4py.infra import native
+
+    return "host-tuned for " + native.host_cpu_identity()
 
 
 def _param_text(param: tuple[Any, ...]) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+import typing
 from collections.abc import Callable, Mapping
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -15,6 +16,15 @@ from ._errors import StencilArgumentError
 
 if TYPE_CHECKING:
     from gt4py.infra.pipeline import StageValues
+
+
+@typing.runtime_checkable
+class _Array(typing.Protocol):
+    """What a field argument must be: numpy, cupy or any array with these attributes."""
+
+    shape: tuple[int, ...]
+    dtype: Any
+    ndim: int
 
 
 @dataclasses.dataclass(frozen=True)
@@ -266,7 +276,7 @@ class StencilObject:
         self, p: Mapping[str, Any], value: Any, origin: tuple[int, ...], domain: tuple[int, ...]
     ) -> None:
         name, axes = p["name"], p["axes"]
-        if not hasattr(value, "shape") or not hasattr(value, "dtype"):
+        if not isinstance(value, _Array):
             raise StencilArgumentError(
                 f"field '{name}' must be an array (e.g. from gt4py.storage), got "
                 f"{type(value).__name__}"

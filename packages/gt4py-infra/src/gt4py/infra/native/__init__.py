@@ -18,6 +18,7 @@ from ._errors import (
     NativeBuildError as NativeBuildError,
     ToolchainError as ToolchainError,
 )
+from ._host import host_cpu_identity as host_cpu_identity
 from ._loading import load_extension as load_extension
 from ._options import BuildOptions as BuildOptions, BuildType as BuildType
 
@@ -29,6 +30,7 @@ __all__ = [
     "NativeBuildError",
     "ToolchainError",
     "build_extension",
+    "host_cpu_identity",
     "load_extension",
     "prepare_toolchain",
 ]
