@@ -8,32 +8,41 @@ import numpy as np
 import pytest
 
 import gt4py.next as gtx
+from gt4py.infra import fingerprinting as fp
 from gt4py.next import ir
-from gt4py.next.backends._arguments import parse_table_layout, table_arguments, table_layout
+from gt4py.next.backends._arguments import table_arguments
+from gt4py.next.backends._table_layout import TableLayout
 from gt4py.next.backends.gtfn._codegen import CppGenerator
 
 
 @pytest.mark.parametrize(
-    ("dtype", "count", "has_skip", "text"),
+    ("layout", "text"),
     [
-        ("int32", 3, False, "int32[3]"),
-        ("int64", 6, True, "int64[6]?"),
+        (TableLayout("int32", 3, False), "int32[3]"),
+        (TableLayout("int64", 6, True), "int64[6]?"),
+        (TableLayout("int32"), "int32"),
     ],
 )
-def test_layout_round_trip(dtype: str, count: int, has_skip: bool, text: str) -> None:
-    assert table_layout(dtype, count, has_skip) == text
-    assert parse_table_layout(text) == (dtype, count, has_skip)
+def test_layout_reads_as_its_fields(layout: TableLayout, text: str) -> None:
+    assert str(layout) == text
 
 
 def test_plain_dtype_means_nothing_known() -> None:
-    assert table_layout("int32", None, False) == "int32"
-    assert parse_table_layout("int32") == ("int32", None, True)
+    layout = TableLayout("int32")
+    assert (layout.columns, layout.has_skip) == (None, True)
 
 
-@pytest.mark.parametrize("text", ["int32[", "int32[x]", "int32[3]!", "int32[]"])
-def test_malformed_layout_is_rejected(text: str) -> None:
-    with pytest.raises(ValueError, match="malformed neighbour table layout"):
-        parse_table_layout(text)
+@pytest.mark.parametrize(
+    ("columns", "has_skip"), [(-1, True), (True, True), ("3", True), (None, False)]
+)
+def test_impossible_layout_is_rejected(columns: object, has_skip: bool) -> None:
+    with pytest.raises(ValueError, match="TableLayout"):
+        TableLayout("int32", columns, has_skip)  # type: ignore[arg-type]
+
+
+def test_layouts_fingerprint_by_value() -> None:
+    assert fp.strict(TableLayout("int32", 3, False)) == fp.strict(TableLayout("int32", 3, False))
+    assert fp.strict(TableLayout("int32", 3, False)) != fp.strict(TableLayout("int32", 3, True))
 
 
 Cell = gtx.Dimension("Cell")
@@ -74,15 +83,15 @@ def test_table_arguments_report_count_and_skip_values() -> None:
     table = np.array([[0, 1, 2], [2, 1, 0]], dtype=np.int32)
     full = {"C2E": gtx.as_connectivity([Cell, C2EDim], Edge, table)}
     _, layouts = table_arguments(_program(), full)
-    assert layouts == {"C2E": "int32[3]"}
+    assert layouts == {"C2E": TableLayout("int32", 3, False)}
     table[1, 2] = -1
     skipping = {"C2E": gtx.as_connectivity([Cell, C2EDim], Edge, table)}
     _, layouts = table_arguments(_program(), skipping)
-    assert layouts == {"C2E": "int32[3]?"}
+    assert layouts == {"C2E": TableLayout("int32", 3, True)}
 
 
 def test_known_layout_without_skip_values_unrolls_and_hoists() -> None:
-    source = CppGenerator(_program(), {"C2E": "int32[3]"}).module("m")
+    source = CppGenerator(_program(), {"C2E": TableLayout("int32", 3, False)}).module("m")
     assert "!= C2E_skip" not in source
     assert "compiled for 3 columns" in source
     assert "#pragma omp simd" in source
@@ -92,12 +101,12 @@ def test_known_layout_without_skip_values_unrolls_and_hoists() -> None:
 
 
 def test_known_layout_with_skip_values_keeps_the_checks() -> None:
-    source = CppGenerator(_program(), {"C2E": "int32[3]?"}).module("m")
+    source = CppGenerator(_program(), {"C2E": TableLayout("int32", 3, True)}).module("m")
     assert "!= C2E_skip" in source
     assert "for (index_t n" not in source
 
 
 def test_unknown_layout_loops_to_the_runtime_count() -> None:
-    source = CppGenerator(_program(), {"C2E": "int32"}).module("m")
+    source = CppGenerator(_program(), {"C2E": TableLayout("int32")}).module("m")
     assert "< C2E_count" in source
     assert "!= C2E_skip" in source

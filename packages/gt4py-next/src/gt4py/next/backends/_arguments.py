@@ -22,6 +22,7 @@ from ..embedded._shifts import check_provider_entry
 from ..embedded.exceptions import OffsetProviderError
 from ..embedded.nd_array_field import NdArrayField
 from ..ffront import type_specifications as ts
+from ._table_layout import TableLayout
 
 
 def argument_key(value: Any) -> Any:
@@ -206,35 +207,13 @@ def check_offset_provider(callee: str, definition: Any, offset_provider: Any) ->
             raise OffsetProviderError(f"{callee}: {error}") from None
 
 
-def table_layout(dtype: str, count: int | None, has_skip: bool) -> str:
-    """What the translation may assume about a neighbour table: its dtype, its number of
-    columns (``None``: only known at run time) and whether it holds skip values.
-
-    Text (so it fits the ``table_dtypes`` mapping the steps pass on and fingerprint):
-    ``"int32"`` (nothing known, the run-time count and skip checks), ``"int32[3]"`` (3
-    columns, no skip values), ``"int32[3]?"`` (3 columns, some may be the skip value).
-    """
-    if count is None:
-        return dtype
-    return f"{dtype}[{count}]{'?' if has_skip else ''}"
-
-
-def parse_table_layout(text: str) -> tuple[str, int | None, bool]:
-    """The inverse of ``table_layout``: (dtype, count or None, has skip values)."""
-    dtype, bracket, rest = text.partition("[")
-    if not bracket:
-        return text, None, True
-    count, closing, flag = rest.partition("]")
-    if not closing or not count.isdigit() or flag not in ("", "?"):
-        raise ValueError(f"malformed neighbour table layout {text!r}")
-    return dtype, int(count), flag == "?"
-
-
-def table_arguments(program: ir.Program, offset_provider: Any) -> tuple[list[Any], dict[str, str]]:
-    """The flat table arguments (array, skip value) and the tables' layouts (``table_layout``:
-    dtype, column count and whether there are skip values, all part of the variant)."""
+def table_arguments(
+    program: ir.Program, offset_provider: Any
+) -> tuple[list[Any], dict[str, TableLayout]]:
+    """The flat table arguments (array, skip value) and the tables' layouts (dtype, column
+    count and whether there are skip values, all part of the variant)."""
     values: list[Any] = []
-    layouts: dict[str, str] = {}
+    layouts: dict[str, TableLayout] = {}
     for decl in program.offsets:
         if offset_provider is None or decl.name not in offset_provider:
             raise ValueError(
@@ -255,7 +234,7 @@ def table_arguments(program: ir.Program, offset_provider: Any) -> tuple[list[Any
         values.append(np.iinfo(np.int64).min if skip is None else int(skip))
         dtype = np.dtype(data.dtype).name
         if decl.local is not None and np.ndim(data) == 2:
-            layouts[decl.name] = table_layout(dtype, int(data.shape[1]), skip is not None)
+            layouts[decl.name] = TableLayout(dtype, int(data.shape[1]), skip is not None)
         else:
-            layouts[decl.name] = dtype
+            layouts[decl.name] = TableLayout(dtype)
     return values, layouts

@@ -27,15 +27,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ... import ir
-from . import _codegen
-from ._codegen import CXX_TYPES, CppGenerator
+from .._table_layout import TableLayout
+from ._codegen import CppGenerator
+from ._cxx import CXX_TYPES, HELPERS, INCLUDES
 
 
 PRELUDE = (
-    _codegen.INCLUDES
+    INCLUDES
     + "#include <cuda_runtime.h>\n#include <string>\n\n"
     + "#define GT_FN __host__ __device__ inline\n"
-    + _codegen.HELPERS
+    + HELPERS
     + r"""// A read checked per point found its point outside the field: remember which field (the
 // first one wins) and go on with a harmless value.
 template <class T> __device__ inline T gt_outside(int* status, int field) {
@@ -84,11 +85,11 @@ class CudaGenerator(CppGenerator):
     def __init__(
         self,
         program: ir.Program,
-        table_dtypes: Mapping[str, str],
+        table_layouts: Mapping[str, TableLayout],
         *,
         check_every_read: bool = False,
     ) -> None:
-        super().__init__(program, table_dtypes, check_every_read=check_every_read)
+        super().__init__(program, table_layouts, check_every_read=check_every_read)
         self._members: list[tuple[str, str]] = []  # (C++ type, name) of the Params struct
         self._constants: list[str] = []  # constexpr declarations every kernel repeats
         self._kernels: list[str] = []
@@ -157,12 +158,13 @@ class CudaGenerator(CppGenerator):
 
     def _table_members(self, offset: ir.OffsetDecl) -> None:
         n = offset.name
-        cxx = CXX_TYPES[self.table_dtypes.get(n, "int32")]
+        layout = self.table_layout(n)
+        cxx = CXX_TYPES[layout.dtype]
         self._members += [(f"const {cxx}*", n), ("index_t", f"{n}_s0"), ("index_t", f"{n}_rows")]
         self._members.append(("index_t", f"{n}_skip"))
         if offset.local is not None:
             self._members.append(("index_t", f"{n}_s1"))
-            count = self.table_counts.get(n)
+            count = layout.columns
             if count is None:
                 self._members.append(("index_t", f"{n}_count"))
             else:
@@ -253,6 +255,6 @@ class CudaGenerator(CppGenerator):
         return "\n".join(code)
 
 
-def generate(program: ir.Program, name: str, table_dtypes: Mapping[str, str]) -> str:
+def generate(program: ir.Program, name: str, table_layouts: Mapping[str, TableLayout]) -> str:
     """The CUDA source of the nanobind module ``name`` running ``program``."""
-    return CudaGenerator(program, table_dtypes).module(name)
+    return CudaGenerator(program, table_layouts).module(name)

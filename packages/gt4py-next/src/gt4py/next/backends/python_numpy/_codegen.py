@@ -14,6 +14,7 @@ from typing import Final
 
 from ... import _builtin_vocabulary as vocabulary, ir
 from .._extents import checked_at_run_time, field_codes
+from .._table_layout import TableLayout
 
 
 # IR call -> numpy function (a special function without one: the prelude's `_<name>`)
@@ -426,7 +427,7 @@ class PythonGenerator:
 
 def generate(
     program: ir.Program,
-    table_dtypes: Mapping[str, str] | None = None,
+    table_dtypes: Mapping[str, TableLayout] | None = None,
     *,
     check_every_read: bool = False,
 ) -> str:
