@@ -362,8 +362,9 @@ class Program:
         """The variants compiled on this program's backend so far (none on embedded backends).
 
         Each has ``description`` (the argument types, static values and offset provider it was
-        compiled for) and ``stages``: the frontend definition, the IR before and after the
-        passes, the generated code, the built library and the compile time."""
+        compiled for), ``stages`` (per stage of ``backend.STAGES``: the frontend definition,
+        the IR before and after the passes, the generated code, the built library) and
+        ``compile_seconds``."""
         return _compiled_variants(self)
 
     def compile(self, offset_provider: Any = None, **static_arguments: Any) -> Any:
