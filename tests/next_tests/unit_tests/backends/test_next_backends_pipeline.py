@@ -217,3 +217,13 @@ def test_the_compiler_must_be_a_pipeline():
         _compiled_backend.StepBackend(
             "broken", config=None, optimize=lambda p: p, compiler=object()
         )  # type: ignore[arg-type]
+
+
+def test_released_factory_names_give_the_stock_backends():
+    from gt4py.next.program_processors.runners import gtfn
+
+    assert gtfn.GTFNBackendFactory() is gtx.gtfn_cpu
+    assert gtfn.GTFNBackendFactory(gpu=True) is gtx.gtfn_gpu
+    assert gtfn.run_gtfn is gtx.gtfn_cpu and gtfn.run_gtfn_gpu is gtx.gtfn_gpu
+    with pytest.raises(TypeError, match="make_gtfn_backend"):
+        gtfn.GTFNBackendFactory(otf_workflow=None)
