@@ -1,27 +1,141 @@
-"""What the numpy and debug code generators share: names, constants, operators, intervals."""
+"""What the code generators share: the builtin functions' names in numpy and C++, names,
+constants, the order intervals run in, and the base of their IR visitors."""
 
 from __future__ import annotations
 
 import keyword
+from collections.abc import Callable, Mapping
+from typing import Any, Final
+
+from gt4py.eve import NodeVisitor
 
 from . import _ir as ir
 from ._analysis import AnalysedStencil
 
 
-UFUNCS = {
-    "abs": "np.abs", "min": "np.minimum", "max": "np.maximum", "mod": "np.remainder",
-    "sqrt": "np.sqrt", "exp": "np.exp", "log": "np.log", "log10": "np.log10",
-    "sin": "np.sin", "cos": "np.cos", "tan": "np.tan", "asin": "np.arcsin",
-    "acos": "np.arccos", "atan": "np.arctan", "sinh": "np.sinh", "cosh": "np.cosh",
-    "tanh": "np.tanh", "asinh": "np.arcsinh", "acosh": "np.arccosh", "atanh": "np.arctanh",
-    "arcsin": "np.arcsin", "arccos": "np.arccos", "arctan": "np.arctan",
-    "arcsinh": "np.arcsinh", "arccosh": "np.arccosh", "arctanh": "np.arctanh",
-    "isfinite": "np.isfinite", "isinf": "np.isinf", "isnan": "np.isnan",
-    "floor": "np.floor", "ceil": "np.ceil", "trunc": "np.trunc",
+# GTScript math builtins -> (numpy, C++). The C++ ones not from the standard library are
+# Python's semantics from <gt4py/python_semantics.hpp> (shipped with gt4py.infra.native).
+MATH_FUNCTIONS: Final[Mapping[str, tuple[str, str]]] = {
+    "abs": ("np.abs", "gt4py::abs"),
+    "min": ("np.minimum", "gt4py::minimum"),
+    "max": ("np.maximum", "gt4py::maximum"),
+    "mod": ("np.remainder", "gt4py::mod"),
+    "sqrt": ("np.sqrt", "std::sqrt"),
+    "exp": ("np.exp", "std::exp"),
+    "log": ("np.log", "std::log"),
+    "log10": ("np.log10", "std::log10"),
+    "sin": ("np.sin", "std::sin"),
+    "cos": ("np.cos", "std::cos"),
+    "tan": ("np.tan", "std::tan"),
+    "asin": ("np.arcsin", "std::asin"),
+    "acos": ("np.arccos", "std::acos"),
+    "atan": ("np.arctan", "std::atan"),
+    "sinh": ("np.sinh", "std::sinh"),
+    "cosh": ("np.cosh", "std::cosh"),
+    "tanh": ("np.tanh", "std::tanh"),
+    "asinh": ("np.arcsinh", "std::asinh"),
+    "acosh": ("np.arccosh", "std::acosh"),
+    "atanh": ("np.arctanh", "std::atanh"),
+    "arcsin": ("np.arcsin", "std::asin"),
+    "arccos": ("np.arccos", "std::acos"),
+    "arctan": ("np.arctan", "std::atan"),
+    "arcsinh": ("np.arcsinh", "std::asinh"),
+    "arccosh": ("np.arccosh", "std::acosh"),
+    "arctanh": ("np.arctanh", "std::atanh"),
+    "isfinite": ("np.isfinite", "gt4py::is_finite"),
+    "isinf": ("np.isinf", "gt4py::is_inf"),
+    "isnan": ("np.isnan", "gt4py::is_nan"),
+    "floor": ("np.floor", "gt4py::floor"),
+    "ceil": ("np.ceil", "gt4py::ceil"),
+    "trunc": ("np.trunc", "gt4py::trunc"),
     # round: half to even (as Python and numpy); round_away_from_zero: as C's round().
-    "round": "np.rint", "round_away_from_zero": "rt.round_away_from_zero",
-    "cbrt": "np.cbrt", "gamma": "rt.gamma", "erf": "rt.erf", "erfc": "rt.erfc",
-}  # fmt: skip
+    "round": ("np.rint", "gt4py::round_half_even"),
+    "round_away_from_zero": ("rt.round_away_from_zero", "gt4py::round_away"),
+    "cbrt": ("np.cbrt", "std::cbrt"),
+    "gamma": ("rt.gamma", "std::tgamma"),
+    "erf": ("rt.erf", "std::erf"),
+    "erfc": ("rt.erfc", "std::erfc"),
+}
+
+UFUNCS: Final[Mapping[str, str]] = {name: names[0] for name, names in MATH_FUNCTIONS.items()}
+
+
+class IRGenerator(NodeVisitor):
+    """Base of the generators: each turns a statement or an expression of the IR into code in
+    its ``visit_<Node>`` method (eve's dispatch); a node without one is an error, never
+    silently skipped."""
+
+    def generic_visit(self, node: Any, **kwargs: Any) -> Any:
+        raise TypeError(f"{type(self).__name__} cannot generate code for {node!r}")
+
+
+class PythonExpressions(IRGenerator):
+    """The expressions the numpy and debug generators write alike; keyword arguments (the
+    numpy generator's ranges) flow down to every operand."""
+
+    analysed: AnalysedStencil
+
+    def field_decl(self, ref: ir.FieldRef) -> ir.FieldDecl:
+        decl = self.analysed.decls[ref.name]
+        assert isinstance(decl, ir.FieldDecl)
+        return decl
+
+    def visit_Constant(self, node: ir.Constant, **kwargs: Any) -> str:
+        return constant(node)
+
+    def visit_ScalarRef(self, node: ir.ScalarRef, **kwargs: Any) -> str:
+        return var(node.name)
+
+    def visit_BinaryOp(self, node: ir.BinaryOp, **kwargs: Any) -> str:
+        left, right = self.visit(node.left, **kwargs), self.visit(node.right, **kwargs)
+        if node.op in ("and", "or"):
+            return f"np.logical_{node.op}({left}, {right})"
+        return f"({left} {node.op} {right})"
+
+    def visit_UnaryOp(self, node: ir.UnaryOp, **kwargs: Any) -> str:
+        operand = self.visit(node.operand, **kwargs)
+        return f"np.logical_not({operand})" if node.op == "not" else f"({node.op}{operand})"
+
+    def visit_Call(self, node: ir.Call, **kwargs: Any) -> str:
+        args = ", ".join(self.visit(a, **kwargs) for a in node.args)
+        return f"{UFUNCS[node.func]}({args})"
+
+
+def run_order(comp: ir.Computation) -> list[ir.IntervalBlock]:
+    """The interval blocks of ``comp`` in the order they run: as written in PARALLEL, from the
+    bottom up in FORWARD, from the top down in BACKWARD."""
+    blocks = list(comp.intervals)
+    if comp.order != "PARALLEL":
+        blocks.sort(
+            key=lambda b: (0 if b.start.level == "start" else 1, b.start.offset),
+            reverse=comp.order == "BACKWARD",
+        )
+    return blocks
+
+
+def region_conditions(
+    region: ir.HorizontalRegion,
+    point: tuple[str, str],
+    sizes: tuple[str, str],
+    position: Callable[[ir.AxisPosition, str], str],
+) -> list[str]:
+    """The comparisons a point (``point``: its I and J index) passes inside ``region``, one per
+    bound it has; ``position`` writes a bound relative to the domain size (``sizes``)."""
+    bounds = (
+        (region.i_start, 0, ">="),
+        (region.i_end, 0, "<"),
+        (region.j_start, 1, ">="),
+        (region.j_end, 1, "<"),
+    )
+    return [
+        f"{point[a]} {op} {position(pos, sizes[a])}" for pos, a, op in bounds if pos is not None
+    ]
+
+
+def level_loop(order: str) -> str:
+    """The Python loop over the levels of an interval (``_k0`` to ``_k1``) in a FORWARD or
+    BACKWARD computation."""
+    return "range(_k0, _k1)" if order == "FORWARD" else "range(_k1 - 1, _k0 - 1, -1)"
 
 
 def var(name: str) -> str:

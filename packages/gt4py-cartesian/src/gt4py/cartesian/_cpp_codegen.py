@@ -5,7 +5,8 @@ The semantics are those of the ``debug`` backend (see ``_analysis``): computatio
 in PARALLEL each top-level statement runs over its whole interval before the next; in
 FORWARD/BACKWARD every statement of a level runs before the next level. Python's arithmetic
 is kept where C++ differs: ``%`` and ``//`` floor, ``int / int`` divides in double, ``**`` on
-integers stays integral, ``round`` is half-to-even.
+integers stays integral, ``round`` is half-to-even, ``min``/``max`` propagate NaN (the helpers
+of ``<gt4py/python_semantics.hpp>``, shared with gtfn and shipped with gt4py.infra.native).
 
 Field strides come from the arguments, so any memory layout works; the loop order follows the
 backend's layout (its stride-1 axis innermost), and a second instantiation of the kernel, with
@@ -19,6 +20,7 @@ from collections.abc import Iterator
 
 from . import _ir as ir
 from ._analysis import AnalysedStencil
+from ._codegen_common import MATH_FUNCTIONS, IRGenerator, region_conditions, run_order
 from ._errors import GTScriptDefinitionError
 
 
@@ -28,19 +30,10 @@ CPP_TYPES = {
     "uint32": "std::uint32_t", "uint64": "std::uint64_t", "float32": "float", "float64": "double",
 }  # fmt: skip
 
-# GTScript math builtins -> C++ (helpers from PRELUDE where the standard library differs).
-CPP_FUNCTIONS = {
-    "abs": "gt_abs", "min": "gt_min", "max": "gt_max", "mod": "gt_mod",
-    "sqrt": "std::sqrt", "exp": "std::exp", "log": "std::log", "log10": "std::log10",
-    "sin": "std::sin", "cos": "std::cos", "tan": "std::tan", "asin": "std::asin",
-    "acos": "std::acos", "atan": "std::atan", "sinh": "std::sinh", "cosh": "std::cosh",
-    "tanh": "std::tanh", "asinh": "std::asinh", "acosh": "std::acosh", "atanh": "std::atanh",
-    "arcsin": "std::asin", "arccos": "std::acos", "arctan": "std::atan",
-    "arcsinh": "std::asinh", "arccosh": "std::acosh", "arctanh": "std::atanh",
-    "isfinite": "gt_isfinite", "isinf": "gt_isinf", "isnan": "gt_isnan",
-    "floor": "gt_floor", "ceil": "gt_ceil", "trunc": "gt_trunc",
-    "round": "gt_round_half_even", "round_away_from_zero": "gt_round_away",
-    "cbrt": "std::cbrt", "gamma": "std::tgamma", "erf": "std::erf", "erfc": "std::erfc",
+CPP_FUNCTIONS = {name: names[1] for name, names in MATH_FUNCTIONS.items()}
+# Python's operators where C++'s differ (<gt4py/python_semantics.hpp>).
+CPP_OPERATORS = {
+    "/": "gt4py::truediv", "//": "gt4py::floordiv", "%": "gt4py::mod", "**": "gt4py::power"
 }  # fmt: skip
 
 # The stride-1 axis each backend's storage layout promises; it becomes the innermost loop.
@@ -63,87 +56,13 @@ PRELUDE = r"""
 #include <type_traits>
 #include <vector>
 
+#include <gt4py/python_semantics.hpp>
+
 namespace nb = nanobind;
 
 namespace {
 
 using idx = std::ptrdiff_t;
-
-template <class A, class B> using gt_common = std::common_type_t<A, B>;
-
-// Python's %: the result has the sign of the divisor.
-template <class A, class B> inline gt_common<A, B> gt_mod(A a, B b) {
-  using T = gt_common<A, B>;
-  if constexpr (std::is_integral_v<T>) {
-    T r = static_cast<T>(a) % static_cast<T>(b);
-    return (r != 0 && ((r < 0) != (static_cast<T>(b) < 0))) ? r + static_cast<T>(b) : r;
-  } else {
-    T r = std::fmod(static_cast<T>(a), static_cast<T>(b));
-    if (r != 0 && ((r < 0) != (static_cast<T>(b) < 0))) r += static_cast<T>(b);
-    return r;
-  }
-}
-
-// Python's //: rounds towards minus infinity.
-template <class A, class B> inline gt_common<A, B> gt_floordiv(A a, B b) {
-  using T = gt_common<A, B>;
-  if constexpr (std::is_integral_v<T>) {
-    T q = static_cast<T>(a) / static_cast<T>(b);
-    T r = static_cast<T>(a) % static_cast<T>(b);
-    return (r != 0 && ((r < 0) != (static_cast<T>(b) < 0))) ? q - 1 : q;
-  } else {
-    return std::floor(static_cast<T>(a) / static_cast<T>(b));
-  }
-}
-
-// Python's /: integers divide in double.
-template <class A, class B> inline auto gt_truediv(A a, B b) {
-  if constexpr (std::is_integral_v<A> && std::is_integral_v<B>) {
-    return static_cast<double>(a) / static_cast<double>(b);
-  } else {
-    return a / b;
-  }
-}
-
-template <class A, class B> inline auto gt_pow(A a, B b) {
-  using T = gt_common<A, B>;
-  if constexpr (std::is_integral_v<T>) {
-    T result = 1, base = static_cast<T>(a);
-    for (T e = static_cast<T>(b); e > 0; e >>= 1) {
-      if (e & 1) result *= base;
-      base *= base;
-    }
-    return result;
-  } else {
-    return std::pow(static_cast<T>(a), static_cast<T>(b));
-  }
-}
-
-template <class A, class B> inline gt_common<A, B> gt_min(A a, B b) {
-  using T = gt_common<A, B>;
-  return std::min(static_cast<T>(a), static_cast<T>(b));
-}
-template <class A, class B> inline gt_common<A, B> gt_max(A a, B b) {
-  using T = gt_common<A, B>;
-  return std::max(static_cast<T>(a), static_cast<T>(b));
-}
-template <class T> inline T gt_abs(T a) {
-  if constexpr (std::is_unsigned_v<T> || std::is_same_v<T, bool>) return a;
-  else return a < 0 ? static_cast<T>(-a) : a;
-}
-template <class T> inline auto gt_float(T a) {
-  if constexpr (std::is_floating_point_v<T>) return a;
-  else return static_cast<double>(a);
-}
-template <class T> inline bool gt_isfinite(T a) { return std::isfinite(gt_float(a)); }
-template <class T> inline bool gt_isinf(T a) { return std::isinf(gt_float(a)); }
-template <class T> inline bool gt_isnan(T a) { return std::isnan(gt_float(a)); }
-template <class T> inline auto gt_floor(T a) { return std::floor(gt_float(a)); }
-template <class T> inline auto gt_ceil(T a) { return std::ceil(gt_float(a)); }
-template <class T> inline auto gt_trunc(T a) { return std::trunc(gt_float(a)); }
-// Half to even, as Python's and numpy's round (the default floating-point rounding mode).
-template <class T> inline auto gt_round_half_even(T a) { return std::nearbyint(gt_float(a)); }
-template <class T> inline auto gt_round_away(T a) { return std::round(gt_float(a)); }
 
 // A K index checked against the field's K size. Exceptions must not leave an OpenMP region,
 // so a bad index is recorded (first one wins) and replaced by 0; the call raises afterwards.
@@ -211,7 +130,13 @@ def _position(pos: ir.AxisPosition, size: str) -> str:
     return f"({base} + ({pos.offset}))" if pos.offset else base
 
 
-class CppGenerator:
+class CppGenerator(IRGenerator):
+    """Statements are visited with ``at_domain`` (whether the statement's extent is the compute
+    domain) and emitted at the current depth; expressions return their C++ text."""
+
+    # Whether an interval whose K range is empty skips its statements (CUDA: no launches).
+    skip_empty_intervals = False
+
     def __init__(self, analysed: AnalysedStencil, *, backend: str, module_name: str) -> None:
         if backend not in INNER_AXIS:
             raise ValueError(f"no C++ loop order for backend {backend!r}")
@@ -316,21 +241,27 @@ class CppGenerator:
         self.emit("}")
         self.emit("")
 
-    def emit_temporaries(self) -> None:
+    def temporary_extents(self, field: _Field) -> tuple[dict[str, str], dict[str, int]]:
+        """A temporary's sizes along its axes and data dimensions (over ``ni``, ``nj``, ``nk``:
+        the halo included), and where the compute domain starts in it."""
         halo, (k_lo, k_hi) = self.analysed.temp_halo, self.analysed.temp_k_halo
+        sizes = {
+            "I": f"(ni + {halo.i_hi - halo.i_lo})",
+            "J": f"(nj + {halo.j_hi - halo.j_lo})",
+            "K": f"(nk + {k_lo + k_hi})",
+            **{f"D{d}": str(n) for d, n in enumerate(field.data_dims)},
+        }
+        return sizes, {"I": -halo.i_lo, "J": -halo.j_lo, "K": k_lo}
+
+    def emit_temporaries(self) -> None:
         for t in self.analysed.ir.temporaries:
             field = self.fields[t.name]
             name = _ident(t.name)
-            sizes = {
-                "I": f"(ni + {halo.i_hi - halo.i_lo})",
-                "J": f"(nj + {halo.j_hi - halo.j_lo})",
-                "K": f"(nk + {k_lo + k_hi})",
-            }
+            sizes, origins = self.temporary_extents(field)
             # The backend's layout: its inner axis stride-1, data dimensions outermost.
             order = ["J", "K", "I"] if self.inner == "I" else ["I", "J", "K"]
             axes = [f"D{d}" for d in range(len(field.data_dims))]
             axes += [a for a in order if a in field.axes]  # an IJ temporary has no K
-            sizes.update({f"D{d}": str(n) for d, n in enumerate(field.data_dims)})
             stride = "idx(1)"
             strides: dict[str, str] = {}
             for axis in reversed(axes):
@@ -341,24 +272,14 @@ class CppGenerator:
             self.emit(f"std::unique_ptr<{ctype}[]> storage_{t.name}(new {ctype}[{stride}]());")
             for axis in axes:
                 self.emit(f"const idx {self.stride(t.name, axis)} = {strides[axis]};")
-            origins = {"I": -halo.i_lo, "J": -halo.j_lo, "K": k_lo}
             origin = " + ".join(f"{origins[a]} * {self.stride(t.name, a)}" for a in field.axes)
             self.emit(f"{ctype}* const __restrict__ {name} = storage_{t.name}.get() + {origin};")
             if "K" in field.axes:
                 self.emit(
-                    f"const idx {self.korigin(t.name)} = {k_lo}, "
+                    f"const idx {self.korigin(t.name)} = {origins['K']}, "
                     f"{self.ksize(t.name)} = {sizes['K']};"
                 )
                 self.emit(f"(void){self.korigin(t.name)}; (void){self.ksize(t.name)};")
-
-    def sorted_blocks(self, comp: ir.Computation) -> list[ir.IntervalBlock]:
-        blocks = list(comp.intervals)
-        if comp.order != "PARALLEL":
-            blocks.sort(
-                key=lambda b: (0 if b.start.level == "start" else 1, b.start.offset),
-                reverse=comp.order == "BACKWARD",
-            )
-        return blocks
 
     def emit_computation(self, comp: ir.Computation) -> None:
         self.emit(f"// computation({comp.order}) at {comp.loc}")
@@ -367,15 +288,25 @@ class CppGenerator:
         self.emit("#pragma omp parallel if(parallel)")
         self.emit("{")
         self.depth += 1
-        for block in self.sorted_blocks(comp):
+        self.emit_intervals(comp)
+        self.depth -= 1
+        self.emit("}")
+
+    def emit_intervals(self, comp: ir.Computation) -> None:
+        """Each interval block in run order with its K bounds ``k0``, ``k1``; statements by
+        :meth:`emit_statement`, inside a loop over the levels (``k``) in FORWARD/BACKWARD."""
+        for block in run_order(comp):
             k0 = f"std::min(std::max<idx>({_position(block.start, 'nk')}, 0), nk)"
             k1 = f"std::min(std::max<idx>({_position(block.end, 'nk')}, 0), nk)"
             self.emit("{")
             self.depth += 1
             self.emit(f"const idx k0 = {k0}, k1 = {k1};")
+            if self.skip_empty_intervals:
+                self.emit("if (k1 > k0) {")
+                self.depth += 1
             if comp.order == "PARALLEL":
                 for stmt in block.body:
-                    self.emit_parallel_nest(stmt)
+                    self.emit_statement(stmt, per_level=False)
             else:
                 step = (
                     "for (idx k = k0; k < k1; ++k) {"
@@ -385,13 +316,21 @@ class CppGenerator:
                 self.emit(step)
                 self.depth += 1
                 for stmt in block.body:
-                    self.emit_level_nest(stmt)
+                    self.emit_statement(stmt, per_level=True)
+                self.depth -= 1
+                self.emit("}")
+            if self.skip_empty_intervals:
                 self.depth -= 1
                 self.emit("}")
             self.depth -= 1
             self.emit("}")
-        self.depth -= 1
-        self.emit("}")
+
+    def emit_statement(self, stmt: ir.Stmt, *, per_level: bool) -> None:
+        """``stmt`` over its horizontal extent and the interval (or the level ``k``)."""
+        if per_level:
+            self.emit_level_nest(stmt)
+        else:
+            self.emit_parallel_nest(stmt)
 
     def horizontal_bounds(self, stmt: ir.Stmt) -> dict[str, tuple[str, str]]:
         ext = self.analysed.stmt_extents[id(stmt)]
@@ -421,83 +360,81 @@ class CppGenerator:
             self.depth += 1
             opened += 1
         ext = self.analysed.stmt_extents[id(stmt)]
-        self.stmt(stmt, at_domain=ext.is_zero)
+        self.visit(stmt, at_domain=ext.is_zero)
         for _ in range(opened):
             self.depth -= 1
             self.emit("}")
 
-    # -- statements and expressions -------------------------------------------------------------
-    def stmt(self, stmt: ir.Stmt, *, at_domain: bool) -> None:
-        if isinstance(stmt, ir.Assign):
-            target = self.access(stmt.target)
-            value = self.expr(stmt.value)
-            ctype = self.fields[stmt.target.name].cpp_type
-            line = f"{target} = static_cast<{ctype}>({value});"
-            if stmt.target.name not in self.analysed.temp_names and not at_domain:
-                line = f"if (i >= 0 && i < ni && j >= 0 && j < nj) {line}"
-            self.emit(line)
-        elif isinstance(stmt, ir.If):
-            self.emit(f"if ({self.expr(stmt.condition)}) {{")
-            self.block(stmt.body, at_domain)
-            if stmt.orelse:
-                self.emit("} else {")
-                self.block(stmt.orelse, at_domain)
-            self.emit("}")
-        elif isinstance(stmt, ir.While):
-            self.emit(f"while ({self.expr(stmt.condition)}) {{")
-            self.block(stmt.body, at_domain)
-            self.emit("}")
-        elif isinstance(stmt, ir.HorizontalRegion):
-            checks = []
-            for pos, size, var, op in (
-                (stmt.i_start, "ni", "i", ">="),
-                (stmt.i_end, "ni", "i", "<"),
-                (stmt.j_start, "nj", "j", ">="),
-                (stmt.j_end, "nj", "j", "<"),
-            ):
-                if pos is not None:
-                    checks.append(f"{var} {op} {_position(pos, size)}")
-            self.emit(f"if ({' && '.join(checks) or 'true'}) {{")
-            self.block(stmt.body, at_domain)
-            self.emit("}")
-        else:
-            raise TypeError(f"unknown statement {stmt!r}")
+    # -- statements ---------------------------------------------------------------------------
+    def visit_Assign(self, stmt: ir.Assign, *, at_domain: bool) -> None:
+        target = self.access(stmt.target)
+        value = self.visit(stmt.value)
+        ctype = self.fields[stmt.target.name].cpp_type
+        line = f"{target} = static_cast<{ctype}>({value});"
+        if stmt.target.name not in self.analysed.temp_names and not at_domain:
+            line = f"if (i >= 0 && i < ni && j >= 0 && j < nj) {line}"
+        self.emit(line)
+
+    def visit_If(self, stmt: ir.If, *, at_domain: bool) -> None:
+        self.emit(f"if ({self.visit(stmt.condition)}) {{")
+        self.block(stmt.body, at_domain)
+        if stmt.orelse:
+            self.emit("} else {")
+            self.block(stmt.orelse, at_domain)
+        self.emit("}")
+
+    def visit_While(self, stmt: ir.While, *, at_domain: bool) -> None:
+        self.emit(f"while ({self.visit(stmt.condition)}) {{")
+        self.block(stmt.body, at_domain)
+        self.emit("}")
+
+    def visit_HorizontalRegion(self, stmt: ir.HorizontalRegion, *, at_domain: bool) -> None:
+        checks = region_conditions(stmt, ("i", "j"), ("ni", "nj"), _position)
+        self.emit(f"if ({' && '.join(checks) or 'true'}) {{")
+        self.block(stmt.body, at_domain)
+        self.emit("}")
 
     def block(self, stmts: list[ir.Stmt], at_domain: bool) -> None:
         self.depth += 1
         for inner in stmts:
-            self.stmt(inner, at_domain=at_domain)
+            self.visit(inner, at_domain=at_domain)
         self.depth -= 1
 
-    def expr(self, e: ir.Expr) -> str:
-        if isinstance(e, ir.Constant):
-            return _constant(e)
-        if isinstance(e, ir.ScalarRef):
-            return _ident(e.name)
-        if isinstance(e, ir.FieldRef):
-            return self.access(e)
-        if isinstance(e, ir.BinaryOp):
-            left, right = self.expr(e.left), self.expr(e.right)
-            helpers = {"/": "gt_truediv", "//": "gt_floordiv", "%": "gt_mod", "**": "gt_pow"}
-            if e.op in helpers:
-                return f"{helpers[e.op]}({left}, {right})"
-            op = {"and": "&&", "or": "||"}.get(e.op, e.op)
-            return f"({left} {op} {right})"
-        if isinstance(e, ir.UnaryOp):
-            op = "!" if e.op == "not" else e.op
-            return f"({op}{self.expr(e.operand)})"
-        if isinstance(e, ir.TernaryOp):
-            return (
-                f"({self.expr(e.condition)} ? {self.expr(e.true_value)} "
-                f": {self.expr(e.false_value)})"
-            )
-        if isinstance(e, ir.Call):
-            return f"{CPP_FUNCTIONS[e.func]}({', '.join(self.expr(a) for a in e.args)})"
-        if isinstance(e, ir.Cast):
-            return f"static_cast<{CPP_TYPES[e.dtype]}>({self.expr(e.value)})"
-        if isinstance(e, ir.KIndex):
-            return "static_cast<std::int64_t>(k)"
-        raise TypeError(f"unknown expression {e!r}")
+    # -- expressions ----------------------------------------------------------------------------
+    def visit_Constant(self, e: ir.Constant) -> str:
+        return _constant(e)
+
+    def visit_ScalarRef(self, e: ir.ScalarRef) -> str:
+        return _ident(e.name)
+
+    def visit_FieldRef(self, e: ir.FieldRef) -> str:
+        return self.access(e)
+
+    def visit_BinaryOp(self, e: ir.BinaryOp) -> str:
+        left, right = self.visit(e.left), self.visit(e.right)
+        if e.op in CPP_OPERATORS:
+            return f"{CPP_OPERATORS[e.op]}({left}, {right})"
+        op = {"and": "&&", "or": "||"}.get(e.op, e.op)
+        return f"({left} {op} {right})"
+
+    def visit_UnaryOp(self, e: ir.UnaryOp) -> str:
+        op = "!" if e.op == "not" else e.op
+        return f"({op}{self.visit(e.operand)})"
+
+    def visit_TernaryOp(self, e: ir.TernaryOp) -> str:
+        return (
+            f"({self.visit(e.condition)} ? {self.visit(e.true_value)} "
+            f": {self.visit(e.false_value)})"
+        )
+
+    def visit_Call(self, e: ir.Call) -> str:
+        return f"{CPP_FUNCTIONS[e.func]}({', '.join(self.visit(a) for a in e.args)})"
+
+    def visit_Cast(self, e: ir.Cast) -> str:
+        return f"static_cast<{CPP_TYPES[e.dtype]}>({self.visit(e.value)})"
+
+    def visit_KIndex(self, e: ir.KIndex) -> str:
+        return "static_cast<std::int64_t>(k)"
 
     def access(self, ref: ir.FieldRef) -> str:
         field = self.fields[ref.name]
@@ -507,9 +444,9 @@ class CppGenerator:
         index["K"] = f"(k + {dk})" if dk else "k"
         checked = None
         if ref.k_absolute is not None:
-            checked = f"{self.korigin(name)} + ({self.expr(ref.k_absolute)})"
+            checked = f"{self.korigin(name)} + ({self.visit(ref.k_absolute)})"
         elif ref.k_variable is not None:
-            checked = f"{self.korigin(name)} + {index['K']} + ({self.expr(ref.k_variable)})"
+            checked = f"{self.korigin(name)} + {index['K']} + ({self.visit(ref.k_variable)})"
         if checked is not None:
             fid = self.field_ids[name]
             index["K"] = (

@@ -24,21 +24,23 @@ replaces only the loop nests:
 
 from __future__ import annotations
 
-import re
-
 from . import _ir as ir
 from ._analysis import AnalysedStencil
 from ._cpp_codegen import CPP_TYPES, PRELUDE as CPU_PRELUDE, CppGenerator, _ident
 
 
+# The backend named in CUDA errors raised by the generated code.
+ERROR_PREFIX = '"gt:gpu"'
+
+
 def _device_prelude() -> str:
-    """The CPU prelude with every helper callable on the device, and K-index errors recorded
-    in device memory instead of under an OpenMP critical section."""
+    """The CPU prelude with CUDA's runtime helpers, and K-index errors recorded in device
+    memory instead of under an OpenMP critical section (the Python-semantics helpers of
+    <gt4py/python_semantics.hpp> are callable on the device as they are)."""
     text = CPU_PRELUDE.replace(
-        "#include <nanobind/stl/tuple.h>",
-        "#include <nanobind/stl/tuple.h>\n#include <cuda_runtime.h>",
+        "#include <gt4py/python_semantics.hpp>",
+        "#include <gt4py/cuda_launch.hpp>\n#include <gt4py/python_semantics.hpp>",
     )
-    text = re.sub(r"(template <[^>]*>\s+)inline\b", r"\1__host__ __device__ inline", text)
     start = text.index("inline idx gt_kcheck(")
     end = text.index("}  // namespace")
     device_check = r"""__device__ inline idx gt_kcheck(idx index, idx size, int field, KIndexError* error) {
@@ -49,24 +51,6 @@ def _device_prelude() -> str:
   }
   return 0;
 }
-
-inline void gt_cuda_check(cudaError_t error, const char* what) {
-  if (error != cudaSuccess)
-    throw std::runtime_error(std::string("gt:gpu: ") + what + ": " + cudaGetErrorString(error));
-}
-
-// A device buffer allocated on the call's stream, freed on it when the call returns.
-struct gt_device_buffer {
-  void* ptr = nullptr;
-  cudaStream_t stream;
-  gt_device_buffer(std::size_t bytes, cudaStream_t s) : stream(s) {
-    gt_cuda_check(cudaMallocAsync(&ptr, bytes > 0 ? bytes : 1, s), "cudaMallocAsync");
-    gt_cuda_check(cudaMemsetAsync(ptr, 0, bytes > 0 ? bytes : 1, s), "cudaMemsetAsync");
-  }
-  ~gt_device_buffer() { if (ptr) cudaFreeAsync(ptr, stream); }
-  gt_device_buffer(const gt_device_buffer&) = delete;
-  gt_device_buffer& operator=(const gt_device_buffer&) = delete;
-};
 
 inline unsigned gt_blocks(idx n, unsigned per_block, idx limit) {
   idx blocks = (n + per_block - 1) / per_block;
@@ -83,6 +67,8 @@ BLOCK_I, BLOCK_J = 32, 8
 
 
 class CudaGenerator(CppGenerator):
+    skip_empty_intervals = True  # an empty interval launches nothing
+
     def __init__(self, analysed: AnalysedStencil, *, backend: str, module_name: str) -> None:
         super().__init__(analysed, backend="gt:cpu_ifirst", module_name=module_name)
         self.backend = backend
@@ -153,7 +139,7 @@ class CudaGenerator(CppGenerator):
         name = f"gt_kernel{len(self.kernels)}"
         ext = self.analysed.stmt_extents[id(stmt)]
         self.depth = 1
-        body = self.capture(lambda: self.stmt(stmt, at_domain=ext.is_zero))
+        body = self.capture(lambda: self.visit(stmt, at_domain=ext.is_zero))
         if "gt_kcheck" in "\n".join(body):
             self.uses_kcheck = True
         k_params = "idx k" if per_level else "idx k0, idx k1"
@@ -195,10 +181,15 @@ class CudaGenerator(CppGenerator):
             f"  {kernel}<<<grid, dim3({BLOCK_I}, {BLOCK_J}), 0, stream>>>"
             f"(args, kerror, i0, i1, j0, j1, {k});"
         )
-        self.emit(f'  gt_cuda_check(cudaGetLastError(), "launch of {kernel}");')
+        self.emit(
+            f'  gt4py::cuda::check(cudaGetLastError(), {ERROR_PREFIX}, "launch of {kernel}");'
+        )
         self.emit("}")
         self.depth -= 1
         self.emit("}")
+
+    def emit_statement(self, stmt: ir.Stmt, *, per_level: bool) -> None:
+        self.launch(stmt, per_level)
 
     def emit_driver(self) -> None:
         self.emit("void launch(const Args& args, KIndexError* kerror, cudaStream_t stream) {")
@@ -207,34 +198,7 @@ class CudaGenerator(CppGenerator):
         self.emit("(void)ni; (void)nj; (void)nk;")
         for comp in self.analysed.ir.computations:
             self.emit(f"// computation({comp.order}) at {comp.loc}")
-            for block in self.sorted_blocks(comp):
-                self.emit("{")
-                self.depth += 1
-                self.emit(
-                    f"const idx k0 = std::min(std::max<idx>({_pos(block.start)}, 0), nk), "
-                    f"k1 = std::min(std::max<idx>({_pos(block.end)}, 0), nk);"
-                )
-                self.emit("if (k1 > k0) {")
-                self.depth += 1
-                if comp.order == "PARALLEL":
-                    for stmt in block.body:
-                        self.launch(stmt, per_level=False)
-                else:
-                    step = (
-                        "for (idx k = k0; k < k1; ++k) {"
-                        if comp.order == "FORWARD"
-                        else "for (idx k = k1 - 1; k >= k0; --k) {"
-                    )
-                    self.emit(step)
-                    self.depth += 1
-                    for stmt in block.body:
-                        self.launch(stmt, per_level=True)
-                    self.depth -= 1
-                    self.emit("}")
-                self.depth -= 1
-                self.emit("}")
-                self.depth -= 1
-                self.emit("}")
+            self.emit_intervals(comp)
         self.depth -= 1
         self.emit("}")
         self.emit("")
@@ -255,14 +219,18 @@ class CudaGenerator(CppGenerator):
         setup.append("  KIndexError kerror;")
         if self.uses_kcheck:  # recorded in device memory, read back (synchronizes the stream)
             setup += [
-                "  gt_device_buffer kerror_buffer(sizeof(KIndexError), stream);",
+                "  gt4py::cuda::device_buffer kerror_buffer(sizeof(KIndexError), stream, "
+                f"{ERROR_PREFIX});",
                 "  KIndexError* const kerror_device = static_cast<KIndexError*>(kerror_buffer.ptr);",
-                "  gt_cuda_check(cudaMemcpyAsync(kerror_device, &kerror, sizeof(KIndexError), "
-                'cudaMemcpyHostToDevice, stream), "K index status");',
+                "  gt4py::cuda::check(cudaMemcpyAsync(kerror_device, &kerror, "
+                "sizeof(KIndexError), cudaMemcpyHostToDevice, stream), "
+                f'{ERROR_PREFIX}, "K index status");',
                 "  launch(args, kerror_device, stream);",
-                "  gt_cuda_check(cudaMemcpyAsync(&kerror, kerror_device, sizeof(KIndexError), "
-                'cudaMemcpyDeviceToHost, stream), "K index status");',
-                '  gt_cuda_check(cudaStreamSynchronize(stream), "K index status");',
+                "  gt4py::cuda::check(cudaMemcpyAsync(&kerror, kerror_device, "
+                "sizeof(KIndexError), cudaMemcpyDeviceToHost, stream), "
+                f'{ERROR_PREFIX}, "K index status");',
+                "  gt4py::cuda::check(cudaStreamSynchronize(stream), "
+                f'{ERROR_PREFIX}, "K index status");',
             ]
         else:  # nothing checked: the call returns with the kernels queued on the stream
             setup.append("  launch(args, nullptr, stream);")
@@ -270,43 +238,32 @@ class CudaGenerator(CppGenerator):
         self.lines.extend(text.splitlines())
 
     def temporary_setup(self) -> list[str]:
-        halo, (k_lo, k_hi) = self.analysed.temp_halo, self.analysed.temp_k_halo
         lines = []
         if self.analysed.ir.temporaries:
             lines.append("  const idx ni = args.ni, nj = args.nj, nk = args.nk;")
         for t in self.analysed.ir.temporaries:
             field = self.fields[t.name]
             name = _ident(t.name)
-            sizes = {
-                "I": f"(ni + {halo.i_hi - halo.i_lo})",
-                "J": f"(nj + {halo.j_hi - halo.j_lo})",
-                "K": f"(nk + {k_lo + k_hi})",
-            }
+            sizes, origins = self.temporary_extents(field)
             axes = [f"D{d}" for d in range(len(field.data_dims))]
             axes += [a for a in ("K", "J", "I") if a in field.axes]  # the gt:gpu layout, KJI
-            sizes.update({f"D{d}": str(n) for d, n in enumerate(field.data_dims)})
             stride = "idx(1)"
             for axis in reversed(axes):
                 lines.append(f"  args.{self.stride(t.name, axis)} = {stride};")
                 stride = f"args.{self.stride(t.name, axis)} * {sizes[axis]}"
             ctype = field.cpp_type
             lines.append(
-                f"  gt_device_buffer storage_{t.name}(sizeof({ctype}) * std::size_t({stride}), stream);"
+                f"  gt4py::cuda::device_buffer storage_{t.name}(sizeof({ctype}) * "
+                f"std::size_t({stride}), stream, {ERROR_PREFIX}, /*zeroed=*/true);"
             )
-            origins = {"I": -halo.i_lo, "J": -halo.j_lo, "K": k_lo}
             origin = " + ".join(f"{origins[a]} * args.{self.stride(t.name, a)}" for a in field.axes)
             lines.append(
                 f"  args.{name} = static_cast<{ctype}*>(storage_{t.name}.ptr) + ({origin or '0'});"
             )
             if "K" in field.axes:
-                lines.append(f"  args.{self.korigin(t.name)} = {k_lo};")
+                lines.append(f"  args.{self.korigin(t.name)} = {origins['K']};")
                 lines.append(f"  args.{self.ksize(t.name)} = {sizes['K']};")
         return lines
-
-
-def _pos(pos: ir.AxisPosition) -> str:
-    base = "0" if pos.level == "start" else "nk"
-    return f"({base} + ({pos.offset}))" if pos.offset else base
 
 
 def generate_cuda(analysed: AnalysedStencil, *, backend: str, module_name: str) -> str:
