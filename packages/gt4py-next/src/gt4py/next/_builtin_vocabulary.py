@@ -62,7 +62,7 @@ class Builtin:
     accepts: str
     #: the numpy function (``np.<numpy>``); None: ``gt4py.next._special_functions.<ir_name>``
     numpy: str | None
-    #: gtfn's spelling: an operator, a ``std::`` function or a helper of gtfn's C++ prelude
+    #: gtfn's spelling: an operator, a ``std::`` or ``gt4py::`` (<gt4py/python_semantics.hpp>) function
     cxx: str
     cxx_form: CxxForm
     #: the names of the frontend builtins (``gtx.sin``) that are this operation
@@ -153,22 +153,22 @@ _NEIGHBOURS: Final = "(field, axis=LocalDim): the {} over neighbours, skipping m
 
 #: Every builtin, grouped by kind (the frontend lists its builtins in this order).
 VOCABULARY: Final[tuple[Builtin, ...]] = (
-    # Python operators: `//`, `%` and `**` follow Python's rules (gtfn: helper functions)
+    # Python operators: `//`, `%` and `**` follow Python's rules (gtfn: gt4py:: functions)
     _operator("plus", _A, "+", ast.Add, "add", "+"),
     _operator("minus", _A, "-", ast.Sub, "subtract", "-"),
     _operator("multiplies", _A, "*", ast.Mult, "multiply", "*"),
     _operator("divides", _A, "/", ast.Div, "divide", "/", result=_FLOAT, foldable=False),
     _operator(
-        "floordiv", _A, "//", ast.FloorDiv, "floor_divide", "gt_floordiv", _CALL, foldable=False
+        "floordiv", _A, "//", ast.FloorDiv, "floor_divide", "gt4py::floordiv", _CALL, foldable=False
     ),
-    _operator("mod", _A, "%", ast.Mod, "mod", "gt_mod", _CALL, foldable=False),
+    _operator("mod", _A, "%", ast.Mod, "mod", "gt4py::mod", _CALL, foldable=False),
     _operator(
         "power",
         _A,
         "**",
         ast.Pow,
         "power",
-        "gt_power",
+        "gt4py::power",
         _CALL,
         foldable=False,
         dsl_names=("power",),
@@ -220,8 +220,8 @@ VOCABULARY: Final[tuple[Builtin, ...]] = (
         dsl_names=("where",),
         summary="where(mask, a, b): a where mask is true, else b; a and b may be tuples.",
     ),
-    _math("minimum", "gt_minimum", "minimum(a, b), pointwise."),
-    _math("maximum", "gt_maximum", "maximum(a, b), pointwise."),
+    _math("minimum", "gt4py::minimum", "minimum(a, b), pointwise."),
+    _math("maximum", "gt4py::maximum", "maximum(a, b), pointwise."),
     _math("fmod", "std::fmod", "fmod(a, b): C remainder, sign of a."),
     _math("sin", "std::sin", "sin(x), pointwise."),
     _math("cos", "std::cos", "cos(x), pointwise."),
@@ -246,13 +246,13 @@ VOCABULARY: Final[tuple[Builtin, ...]] = (
     _math("isfinite", "std::isfinite", "isfinite(x), pointwise.", result=_BOOL),
     _math("isinf", "std::isinf", "isinf(x), pointwise.", result=_BOOL),
     _math("isnan", "std::isnan", "isnan(x), pointwise.", result=_BOOL),
-    _math("abs", "gt_abs", "abs(x), pointwise.", result=_SAME),
+    _math("abs", "gt4py::abs", "abs(x), pointwise.", result=_SAME),
     _reduction("neighbor_sum", "plus", "sum", "+", "neighbor_sum" + _NEIGHBOURS.format("sum")),
     _reduction(
-        "max_over", "maximum", "max", "gt_maximum", "max_over" + _NEIGHBOURS.format("maximum")
+        "max_over", "maximum", "max", "gt4py::maximum", "max_over" + _NEIGHBOURS.format("maximum")
     ),
     _reduction(
-        "min_over", "minimum", "min", "gt_minimum", "min_over" + _NEIGHBOURS.format("minimum")
+        "min_over", "minimum", "min", "gt4py::minimum", "min_over" + _NEIGHBOURS.format("minimum")
     ),
 )
 

@@ -25,14 +25,12 @@ from collections.abc import Mapping
 
 from ... import ir
 from .._table_layout import TableLayout
-from ._cxx import CXX_TYPES, HELPERS, INCLUDES
+from ._cxx import CXX_TYPES, INCLUDES
 from ._expressions import ExpressionGenerator
 
 
 PRELUDE = (
     INCLUDES
-    + "#define GT_FN inline\n"
-    + HELPERS
     + r"""// A read checked per point found its point outside the field: remember which field (the
 // Python side raises DomainError naming it) and go on with a harmless value.
 template <class T> inline T gt_outside(std::atomic<int>& status, int field) {

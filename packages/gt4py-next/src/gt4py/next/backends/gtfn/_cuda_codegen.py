@@ -29,37 +29,23 @@ from collections.abc import Mapping
 from ... import ir
 from .._table_layout import TableLayout
 from ._codegen import CppGenerator
-from ._cxx import CXX_TYPES, HELPERS, INCLUDES
+from ._cxx import CXX_TYPES, INCLUDES
 
 
 PRELUDE = (
     INCLUDES
-    + "#include <cuda_runtime.h>\n#include <string>\n\n"
-    + "#define GT_FN __host__ __device__ inline\n"
-    + HELPERS
-    + r"""// A read checked per point found its point outside the field: remember which field (the
+    + "#include <cuda_runtime.h>\n"
+    + "// gt4py::cuda::check, gt4py::cuda::device_buffer: gt4py.infra.native\n"
+    + "#include <gt4py/cuda_launch.hpp>\n\n"
+    + r"""// CUDA errors are raised as "gtfn_gpu: <what>: <CUDA's message>".
+constexpr const char* gt_backend = "gtfn_gpu";
+
+// A read checked per point found its point outside the field: remember which field (the
 // first one wins) and go on with a harmless value.
 template <class T> __device__ inline T gt_outside(int* status, int field) {
   atomicCAS(status, 0, field);
   return T{};
 }
-
-inline void gt_cuda_check(cudaError_t error, const char* what) {
-  if (error != cudaSuccess)
-    throw std::runtime_error(std::string("gtfn_gpu: ") + what + ": " + cudaGetErrorString(error));
-}
-
-// A device buffer allocated on the call's stream, freed on it when the call returns.
-struct gt_device_buffer {
-  void* ptr = nullptr;
-  cudaStream_t stream;
-  gt_device_buffer(std::size_t bytes, cudaStream_t s) : stream(s) {
-    gt_cuda_check(cudaMallocAsync(&ptr, bytes > 0 ? bytes : 1, s), "cudaMallocAsync");
-  }
-  ~gt_device_buffer() { if (ptr) cudaFreeAsync(ptr, stream); }
-  gt_device_buffer(const gt_device_buffer&) = delete;
-  gt_device_buffer& operator=(const gt_device_buffer&) = delete;
-};
 
 // Launch shape of a statement: x over the innermost extent, y over the outer rows.
 struct gt_shape { dim3 grid, block; };
@@ -122,20 +108,19 @@ class CudaGenerator(CppGenerator):
         self._members.append(("int*", "gt_status"))  # null unless some read is checked
         statements = [self._statement(s) for s in self.program.body]
         if self.uses_status:
-            setup.append("  gt_device_buffer gt_status_buffer(sizeof(int), gt_stream);")
-            setup.append("  int* const gt_status = static_cast<int*>(gt_status_buffer.ptr);")
             setup.append(
-                '  gt_cuda_check(cudaMemsetAsync(gt_status, 0, sizeof(int), gt_stream), "status");'
+                "  gt4py::cuda::device_buffer gt_status_buffer(sizeof(int), gt_stream, gt_backend, true);"
             )
+            setup.append("  int* const gt_status = static_cast<int*>(gt_status_buffer.ptr);")
         else:
             setup.append("  int* const gt_status = nullptr;")
         setup.append("  Params p;")
         setup.extend(f"  p.{member} = {member};" for _, member in self._members)
         # after each statement: stop at the first read outside a field (see `field_codes`)
         stop = (
-            "  if (int s = 0; (gt_cuda_check(cudaMemcpyAsync(&s, gt_status, sizeof(int), "
-            'cudaMemcpyDeviceToHost, gt_stream), "status"), gt_cuda_check(cudaStreamSynchronize('
-            'gt_stream), "status"), s)) return s;'
+            "  if (int s = 0; (gt4py::cuda::check(cudaMemcpyAsync(&s, gt_status, sizeof(int), "
+            'cudaMemcpyDeviceToHost, gt_stream), gt_backend, "status"), gt4py::cuda::check('
+            'cudaStreamSynchronize(gt_stream), gt_backend, "status"), s)) return s;'
             if self.uses_status
             else ""
         )
@@ -179,7 +164,8 @@ class CudaGenerator(CppGenerator):
         allocation = next(i for i, line in enumerate(lines) if f"{n}_buffer(" in line)
         size = lines[allocation].split(f"new {cxx}[std::size_t(", 1)[1].rsplit(")]);", 1)[0]
         lines[allocation] = (
-            f"  gt_device_buffer {n}_buffer(sizeof({cxx}) * std::size_t({size}), gt_stream);"
+            f"  gt4py::cuda::device_buffer {n}_buffer(sizeof({cxx}) * std::size_t({size}), "
+            "gt_stream, gt_backend);"
         )
         lines = [
             line.replace(f"{n}_buffer.get()", f"static_cast<{cxx}*>({n}_buffer.ptr)")
@@ -249,7 +235,9 @@ class CudaGenerator(CppGenerator):
         code.append(f"  if ({nonempty}) {{")
         code.append(f"    const gt_shape shape = {shape};")
         code.append(f"    {kernel}<<<shape.grid, shape.block, 0, gt_stream>>>(p{arguments});")
-        code.append(f'    gt_cuda_check(cudaGetLastError(), "launch of {kernel}");')
+        code.append(
+            f'    gt4py::cuda::check(cudaGetLastError(), gt_backend, "launch of {kernel}");'
+        )
         code.append("  }")
         code.append("  }")
         return "\n".join(code)

@@ -257,7 +257,7 @@ class ExpressionGenerator:
         if node.op == "plus":
             update = f"{acc} = {acc} + {body};"
         else:
-            update = f"{acc} = gt_{node.op}({acc}, {body});"
+            update = f"{acc} = {_STD_MATH[node.op]}({acc}, {body});"
         if conditions:  # && in lookup order: a chained lookup only follows a valid entry
             update = f"if ({' && '.join(conditions)}) {{ {update} }}"
         return update
