@@ -110,7 +110,7 @@ def iter_exprs_reads(expr: ir.Expr) -> Iterator[ir.FieldRef]:
             stack.append(e.value)
 
 
-def iter_accesses(stmt: ir.Stmt) -> Iterator[tuple[str, ir.FieldRef, str]]:
+def iter_accesses(stmt: ir.Stmt) -> Iterator[tuple[str, ir.FieldRef, ir.SourceLocation]]:
     """("read" | "write", field reference, loc of the innermost statement), in order."""
     if isinstance(stmt, ir.Assign):
         for ref in iter_exprs_reads(stmt.value):

@@ -1,31 +1,48 @@
-"""GTScript errors: definition errors carry the user's ``file:line``; call errors name the argument."""
+"""GTScript errors: definition errors carry the user's ``file:line:column`` (an eve
+:class:`~gt4py.eve.SourceLocation`, as gt4py.next's errors do); call errors name the argument."""
 
 from __future__ import annotations
 
 import pathlib
+from typing import TYPE_CHECKING
+
+from gt4py.eve.sources import describe_location
+
+
+if TYPE_CHECKING:
+    from gt4py.eve import SourceLocation
 
 
 class GTScriptError(Exception):
     """Base of every GTScript error."""
 
 
+def _located(message: str, loc: SourceLocation | None) -> str:
+    return message if loc is None else f"{message}\n  at {describe_location(loc)}"
+
+
 class GTScriptSyntaxError(GTScriptError, SyntaxError):
     """The definition uses Python syntax that GTScript does not accept."""
 
-    def __init__(self, message: str, *, loc: str | None = None) -> None:
+    def __init__(self, message: str, *, loc: SourceLocation | None = None) -> None:
         self.loc = loc
-        super().__init__(f"{loc}: {message}" if loc else message)
+        self.message = message
+        super().__init__(_located(message, loc))
 
     def __str__(self) -> str:
         return str(self.args[0])
 
 
 class GTScriptDefinitionError(GTScriptError):
-    """The definition is valid Python but not a valid stencil (types, dependencies, ...)."""
+    """The definition is valid Python but not a valid stencil (types, dependencies, ...).
 
-    def __init__(self, message: str, *, loc: str | None = None) -> None:
+    ``loc`` is where (``None`` if unknown); ``message`` is the bare explanation.
+    """
+
+    def __init__(self, message: str, *, loc: SourceLocation | None = None) -> None:
         self.loc = loc
-        super().__init__(f"{loc}: {message}" if loc else message)
+        self.message = message
+        super().__init__(_located(message, loc))
 
 
 class GTScriptSymbolError(GTScriptDefinitionError):

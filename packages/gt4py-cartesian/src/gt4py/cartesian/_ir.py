@@ -1,14 +1,14 @@
 """The definition IR: a GTScript stencil after parsing, inlining and external substitution.
 
 Every name is resolved: parameters and temporaries are declared, externals are literals,
-GTScript functions are inlined. Statements keep the user's ``file:line`` in ``loc``.
+GTScript functions are inlined. Statements keep where they are in the user's file in ``loc``.
 """
 
 from __future__ import annotations
 
 from typing import Literal as TypingLiteral
 
-from gt4py.eve import Node
+from gt4py.eve import Node, SourceLocation as SourceLocation  # the type of every `loc`
 
 
 class Expr(Node):
@@ -16,7 +16,7 @@ class Expr(Node):
 
 
 class Stmt(Node):
-    loc: str
+    loc: SourceLocation
 
 
 class Constant(Expr):
@@ -112,13 +112,13 @@ class IntervalBlock(Node):
     start: AxisPosition
     end: AxisPosition
     body: list[Stmt]
-    loc: str
+    loc: SourceLocation
 
 
 class Computation(Node):
     order: TypingLiteral["PARALLEL", "FORWARD", "BACKWARD"]
     intervals: list[IntervalBlock]
-    loc: str
+    loc: SourceLocation
 
 
 class FieldDecl(Node):
@@ -138,4 +138,4 @@ class Stencil(Node):
     params: list[FieldDecl | ScalarDecl]
     temporaries: list[FieldDecl]
     computations: list[Computation]
-    loc: str
+    loc: SourceLocation

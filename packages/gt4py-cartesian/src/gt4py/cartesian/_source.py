@@ -1,46 +1,34 @@
 """Reading a definition's source and the names its body sees.
 
-Kept apart from the frontend so that computing a stencil's cache key (which needs the source
-but not the IR) does not import the IR and eve.
+The parsed ``def`` and its offsets in the user's file are eve's
+:class:`~gt4py.eve.sources.FunctionSource`, the location model gt4py.next uses too. Computing
+a stencil's cache key reads sources but builds no IR: eve's source reader loads no datamodel.
 """
 
 from __future__ import annotations
 
-import ast
 import contextlib
-import dataclasses
-import inspect
-import textwrap
 from collections.abc import Callable
 from typing import Any
+
+from gt4py.eve.sources import FunctionSource, SourceUnavailableError
 
 from ._errors import GTScriptDefinitionError
 
 
-@dataclasses.dataclass(frozen=True)
-class SourceInfo:
-    """Where a Python function's definition lives, and its parsed ``def``."""
-
-    filename: str
-    first_line: int
-    source: str  # dedented
-    tree: ast.FunctionDef
+#: The ``frontend`` stage's value: the definition's dedented source and its parsed ``def``.
+SourceInfo = FunctionSource
 
 
-def source_info(func: Callable[..., Any]) -> SourceInfo:
+def source_info(func: Callable[..., Any]) -> FunctionSource:
     try:
-        lines, first_line = inspect.getsourcelines(func)
-        filename = inspect.getsourcefile(func) or "<unknown>"
-    except (OSError, TypeError) as error:
+        return FunctionSource.read(func)
+    except SourceUnavailableError as error:
         raise GTScriptDefinitionError(
-            f"cannot read the source of {getattr(func, '__qualname__', func)!r}: {error}; "
-            "GTScript definitions must live in a file (not a REPL string)"
+            f"cannot read the source of {getattr(func, '__qualname__', func)!r}: "
+            f"{error.reason}; GTScript definitions must be 'def' functions in a file "
+            "(not a REPL string)"
         ) from None
-    source = textwrap.dedent("".join(lines))
-    module = ast.parse(source)
-    tree = next(n for n in module.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef))
-    assert isinstance(tree, ast.FunctionDef)
-    return SourceInfo(filename, first_line, source, tree)
 
 
 def closure_namespace(func: Callable[..., Any]) -> dict[str, Any]:

@@ -10,7 +10,7 @@ definition reads from outside: ``ALPHA``, ``consts.ALPHA``, ``consts.Physics.ALP
 reads the same way, so editing a helper module (or a module one of its helpers reads) is a
 miss in a new process, and the cache diagnostics name the part that changed.
 
-Values are found as the frontend finds them (``_frontend._const_eval``): a name or a chain of
+Values are found as the frontend finds them (``_frontend_constants``): a name or a chain of
 attributes, resolved in the defining scope through modules, classes or any other object; the
 value counts when the frontend could use it (numbers, numpy scalars, booleans, None, axis
 indices, GTScript functions). Over-inclusion is harmless (a spurious miss at worst), missing

@@ -1,0 +1,255 @@
+"""Expressions: field accesses with offsets, operators, builtin calls and casts.
+
+Calls of ``gtscript.function``s are inlined by :mod:`._frontend_inlining` (the layer above).
+"""
+
+from __future__ import annotations
+
+import abc
+import ast
+from typing import Any
+
+from . import _ir as ir, _types, gtscript
+from ._errors import GTScriptSymbolError
+from ._frontend_base import BINOPS, CMPOPS, PY_BUILTIN_CASTS, PY_BUILTIN_FUNCS, NotConstant
+from ._frontend_constants import ConstantEvaluation, literal
+
+
+class ExpressionParsing(ConstantEvaluation, abc.ABC):
+    @abc.abstractmethod
+    def _inline(self, func: Any, node: ast.Call) -> ir.Expr | tuple[ir.Expr, ...]:
+        """The value of the call ``node`` of the GTScript function ``func``, inlined."""
+
+    def _expr_or_tuple(self, node: ast.expr) -> ir.Expr | tuple[ir.Expr, ...]:
+        if isinstance(node, ast.Tuple):
+            return tuple(self._expr(e) for e in node.elts)
+        if isinstance(node, ast.Call):
+            func = self._lookup_callable(node.func)
+            if gtscript.is_gtscript_function(func):
+                return self._inline(func, node)
+        return self._expr(node)
+
+    def _expr(self, node: ast.expr) -> ir.Expr:  # one dispatch
+        try:
+            return literal(self._const_eval(node), node, self)
+        except NotConstant:
+            pass
+        if isinstance(node, ast.Name):
+            return self._name(node)
+        if isinstance(node, ast.BinOp):
+            op = BINOPS.get(type(node.op))
+            if op is None:
+                raise self._syntax(f"operator {type(node.op).__name__} is not supported", node)
+            return ir.BinaryOp(op=op, left=self._expr(node.left), right=self._expr(node.right))
+        if isinstance(node, ast.UnaryOp):
+            if isinstance(node.op, ast.Not):
+                return ir.UnaryOp(op="not", operand=self._expr(node.operand))
+            if isinstance(node.op, ast.USub | ast.UAdd):
+                op = "-" if isinstance(node.op, ast.USub) else "+"
+                return ir.UnaryOp(op=op, operand=self._expr(node.operand))
+            raise self._syntax("operator ~ is not supported", node)
+        if isinstance(node, ast.BoolOp):
+            op = "and" if isinstance(node.op, ast.And) else "or"
+            values = [self._expr(v) for v in node.values]
+            result = values[0]
+            for value in values[1:]:
+                result = ir.BinaryOp(op=op, left=result, right=value)
+            return result
+        if isinstance(node, ast.Compare):
+            parts: list[ir.Expr] = []
+            left = self._expr(node.left)
+            for op_node, right_node in zip(node.ops, node.comparators, strict=True):
+                op = CMPOPS.get(type(op_node))
+                if op is None:
+                    raise self._syntax(
+                        f"comparison {type(op_node).__name__} is not supported", node
+                    )
+                right = self._expr(right_node)
+                parts.append(ir.BinaryOp(op=op, left=left, right=right))
+                left = right
+            result = parts[0]
+            for part in parts[1:]:
+                result = ir.BinaryOp(op="and", left=result, right=part)
+            return result
+        if isinstance(node, ast.IfExp):
+            return ir.TernaryOp(
+                condition=self._expr(node.test),
+                true_value=self._expr(node.body),
+                false_value=self._expr(node.orelse),
+            )
+        if isinstance(node, ast.Subscript):
+            return self._subscript(node)
+        if isinstance(node, ast.Call):
+            return self._call(node)
+        if isinstance(node, ast.Attribute) and (axis := self._axis_value(node)) is not None:
+            return axis
+        raise self._syntax(f"{type(node).__name__} expressions are not supported in GTScript", node)
+
+    def _name(self, node: ast.Name) -> ir.Expr:
+        name = node.id
+        if name in self._scope.aliases:
+            return self._scope.aliases[name]
+        decl = self._params.get(name)
+        if isinstance(decl, ir.ScalarDecl):
+            return ir.ScalarRef(name=name)
+        if isinstance(decl, ir.FieldDecl) or name in self._temps:
+            return ir.FieldRef(name=name, offset=(0, 0, 0))
+        axis = self._axis_value(node)
+        if axis is not None:
+            return axis
+        raise GTScriptSymbolError(
+            f"undefined symbol '{name}': not a parameter, an assigned temporary, an external "
+            "(externals=) or a GTScript builtin",
+            loc=self._loc(node),
+        )
+
+    def _axis_value(self, node: ast.expr) -> ir.Expr | None:
+        """``K`` (or ``gtscript.K``) as a value: the level index; None if ``node`` is no axis."""
+        try:
+            value = self._const_eval(node, allow_callables=True)
+        except NotConstant:
+            return None
+        if value is gtscript.K:
+            return ir.KIndex()
+        if isinstance(value, gtscript.Axis):
+            raise self._definition(
+                f"the axis {value.name} cannot be used as a value: only K is (the current "
+                "level's index); I and J are always computed in parallel",
+                node,
+            )
+        return None
+
+    def _field_ref(self, node: ast.expr) -> tuple[ir.FieldRef, ir.FieldDecl]:
+        expr = self._expr(node) if not isinstance(node, ast.Name) else self._name(node)
+        if not isinstance(expr, ir.FieldRef):
+            raise self._definition("only fields can be indexed with offsets", node)
+        decl = self._params.get(expr.name) or self._temps.get(expr.name)
+        assert isinstance(decl, ir.FieldDecl)
+        return expr, decl
+
+    def _subscript(self, node: ast.Subscript) -> ir.Expr:
+        base, decl = self._field_ref(node.value)
+        if base.k_absolute is not None or base.k_variable is not None:
+            raise self._definition("cannot index an absolute or variable K access again", node)
+        elts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if (
+            base.data_index
+            or isinstance(node.value, ast.Subscript)
+            or (any(base.offset) and decl.data_dims and len(elts) != len(decl.axes))
+        ):
+            # The second subscript of a[0, 0, 0][1] indexes data dimensions (also when a
+            # function parameter stands for a[0, 0, 1] and is indexed with data indices only).
+            # Otherwise offsets compose: f(q[1, 0, 0]) reading q[-1, 0, 0] reads q[0, 0, 0].
+            index = self._const_index(node.slice, node)
+            self._check_data_index(decl, base.data_index + index, node, allow_missing=True)
+            return ir.FieldRef(
+                name=base.name, offset=base.offset, data_index=base.data_index + index
+            )
+        if len(elts) != len(decl.axes):
+            raise self._definition(
+                f"'{base.name}' has axes {decl.axes}: index it with {len(decl.axes)} offset(s), "
+                f"got {len(elts)}",
+                node,
+            )
+        offsets = {"I": 0, "J": 0, "K": 0}
+        k_variable: ir.Expr | None = None
+        for axis, elt in zip(decl.axes, elts, strict=True):
+            try:
+                value = self._const_eval(elt)
+            except NotConstant:
+                if axis != "K":
+                    raise self._definition(
+                        f"the {axis} offset of '{base.name}' must be a compile-time integer", elt
+                    ) from None
+                k_variable = self._expr(elt)
+                continue
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise self._definition(f"offset {value!r} is not an integer", elt)
+            offsets[axis] = value
+        offset = (
+            base.offset[0] + offsets["I"],
+            base.offset[1] + offsets["J"],
+            base.offset[2] + offsets["K"],
+        )
+        return ir.FieldRef(name=base.name, offset=offset, k_variable=k_variable)
+
+    def _check_data_index(
+        self, decl: ir.FieldDecl, index: tuple[int, ...], node: ast.AST, *, allow_missing: bool
+    ) -> None:
+        dims = decl.data_dims
+        if len(index) > len(dims) or (not allow_missing and len(index) != len(dims)):
+            raise self._definition(
+                f"'{decl.name}' has data dimensions {dims}: index it with {len(dims)} data "
+                f"index(es), got {len(index)}",
+                node,
+            )
+        for i, size in zip(index, dims, strict=False):
+            if not -size <= i < size:
+                raise self._definition(
+                    f"data index {i} is out of range for '{decl.name}' (size {size})", node
+                )
+
+    def _const_index(self, node: ast.expr, where: ast.AST) -> tuple[int, ...]:
+        elts = node.elts if isinstance(node, ast.Tuple) else [node]
+        values = []
+        for elt in elts:
+            try:
+                value = self._const_eval(elt)
+            except NotConstant:
+                raise self._definition("this index must be a compile-time integer", where) from None
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise self._definition(f"index {value!r} is not an integer", where)
+            values.append(value)
+        return tuple(values)
+
+    def _call(self, node: ast.Call) -> ir.Expr:
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "at":
+            base, decl = self._field_ref(node.func.value)
+            if "K" not in decl.axes or node.args or [k.arg for k in node.keywords] != ["K"]:
+                raise self._syntax("use field.at(K=index) on a field with a K axis", node)
+            if any(base.offset):
+                raise self._syntax("field.at(K=...) cannot follow an offset", node)
+            return ir.FieldRef(
+                name=base.name, offset=(0, 0, 0), k_absolute=self._expr(node.keywords[0].value)
+            )
+        func = self._lookup_callable(node.func)
+        if gtscript.is_gtscript_function(func):
+            result = self._inline(func, node)
+            if isinstance(result, tuple):
+                raise self._syntax(
+                    f"'{func.__name__}' returns {len(result)} values: unpack them (a, b = f(...))",
+                    node,
+                )
+            return result
+        marker = self._markers.get(id(func))
+        if node.keywords:
+            raise self._syntax("builtin functions take positional arguments only", node)
+        args = [self._expr(a) for a in node.args]
+        if marker in gtscript.CAST_BUILTINS or func in PY_BUILTIN_CASTS:
+            dtype = PY_BUILTIN_CASTS.get(func, marker)
+            assert dtype is not None
+            if len(args) != 1:
+                raise self._syntax(f"{dtype}() takes one argument", node)
+            return ir.Cast(dtype="bool" if dtype == "bool_" else dtype, value=args[0])
+        name = marker if marker in gtscript.MATH_BUILTINS else PY_BUILTIN_FUNCS.get(func)
+        if name is None:
+            raise self._syntax(f"'{ast.unparse(node.func)}' is not a GTScript function", node)
+        arity = _types.BUILTIN_ARITY.get(name, 1)
+        if len(args) != arity:
+            raise self._syntax(f"{name}() takes {arity} argument(s), got {len(args)}", node)
+        return ir.Call(func=name, args=args)
+
+    def _lookup_callable(self, node: ast.expr) -> Any:
+        if (
+            isinstance(node, ast.Name)
+            and node.id in ("float", "int", "bool", *PY_BUILTIN_FUNCS)
+            and node.id not in self._scope.namespace
+            and node.id not in self._externals
+        ):
+            return node.id
+        try:
+            return self._const_eval(node, allow_callables=True)
+        except NotConstant:
+            raise self._syntax(
+                f"'{ast.unparse(node)}' is not a callable GTScript name", node
+            ) from None
