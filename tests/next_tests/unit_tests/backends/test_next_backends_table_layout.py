@@ -33,7 +33,7 @@ def test_plain_dtype_means_nothing_known() -> None:
 
 
 @pytest.mark.parametrize(
-    ("columns", "has_skip"), [(-1, True), (True, True), ("3", True), (None, False)]
+    ("columns", "has_skip"), [(-1, True), (True, True), ("3", True), (2.0, False)]
 )
 def test_impossible_layout_is_rejected(columns: object, has_skip: bool) -> None:
     with pytest.raises(ValueError, match="TableLayout"):

@@ -12,7 +12,8 @@ class TableLayout:
     it fingerprints and pickles as its fields).
 
     ``columns=None``: the count is only known at run time (a one-dimensional table, or one not
-    described yet); the generated code then reads it from the array and checks skip values.
+    described yet); the generated code then reads it from the array. ``has_skip=False``: no
+    entry is the skip value, so the generated code does not check for it.
     """
 
     dtype: str
@@ -24,9 +25,6 @@ class TableLayout:
             isinstance(self.columns, bool) or not isinstance(self.columns, int) or self.columns < 0
         ):
             raise ValueError(f"TableLayout: columns={self.columns!r} is not a count")
-        if self.columns is None and not self.has_skip:
-            # without a known count the generated code keeps its run-time skip checks
-            raise ValueError("TableLayout: has_skip=False needs a known column count")
 
     def __str__(self) -> str:  # dumps and messages: "int32", "int32[3]", "int32[3]?"
         if self.columns is None:
