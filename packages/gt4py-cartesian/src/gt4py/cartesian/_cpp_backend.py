@@ -29,7 +29,9 @@ if TYPE_CHECKING:  # loading a cached stencil must not import the IR and analysi
 
 # -O3 is the toolchain's Release default. -march=native follows the native_host_tuned setting
 # (BuildOptions.host_tuned=None), as for gt4py.next; the stencil key says which (_stencil_key).
-COMPILE_FLAGS = ("-fno-math-errno",)
+# No fused multiply-add contraction (as gtfn): a host-tuned build would otherwise round
+# ``a - b * c`` once, unlike numpy and the debug backend that define GTScript's results.
+COMPILE_FLAGS = ("-fno-math-errno", "-ffp-contract=off")
 
 
 def _build_options() -> Any:

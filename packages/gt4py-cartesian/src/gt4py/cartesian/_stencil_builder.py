@@ -11,6 +11,7 @@ them back, and ``GT4PY_DUMP_STAGES`` writes them whenever a stencil is built.
 
 from __future__ import annotations
 
+import functools
 import json
 import pathlib
 import shutil
@@ -129,8 +130,8 @@ def build_stencil(
         options=options,
         annotation_locals=annotation_locals,
     )
+    built: list[tuple[dict[str, Any], EntryContents]] = []  # empty on a cache hit
     with pipeline.CompileEvent(what=identity.call, target=backend) as event:
-        built: list[tuple[dict[str, Any], EntryContents]] = []
 
         def build(directory: pathlib.Path) -> None:
             values = run_stages(backend_obj, request)
@@ -160,19 +161,16 @@ def build_stencil(
                     _loaded[digest] = module
             else:
                 module = loaded
+    stages: Callable[[], pipeline.StageValues]
     if built:
         values, contents = built[0]
-        stages = _built_stages(backend_obj, values, contents, entry)
-        stencil = StencilObject(
-            module, module.METADATA, source_path=str(entry / MODULE_FILE), stages=lambda: stages
-        )
+        fresh = _built_stages(backend_obj, values, contents, entry)
+        stages = lambda: fresh  # noqa: E731 - as lazy as the entry's
     else:
-        stencil = StencilObject(
-            module,
-            module.METADATA,
-            source_path=str(entry / MODULE_FILE),
-            stages=lambda: _entry_stages(backend_obj, entry),
-        )
+        stages = functools.partial(_entry_stages, backend_obj, entry)
+    stencil = StencilObject(
+        module, module.METADATA, source_path=str(entry / MODULE_FILE), stages=stages
+    )
     stencil.__doc__ = func.__doc__
     sys.modules.setdefault(module.__name__, module)
     return stencil
