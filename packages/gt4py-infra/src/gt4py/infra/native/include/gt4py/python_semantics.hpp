@@ -102,7 +102,7 @@ template <class A, class B> GT4PY_HD inline common_t<A, B> power(A a, B b) {
 }
 
 // numpy's minimum/maximum: NaN if either operand is NaN (std::min/max depend on the order);
-// of equal operands (0.0 and -0.0), the second, as numpy.
+// of equal operands (0.0 and -0.0), the second (as numpy 2).
 template <class A, class B> GT4PY_HD inline common_t<A, B> minimum(A a, B b) {
   using T = common_t<A, B>;
   const T x = static_cast<T>(a), y = static_cast<T>(b);
