@@ -86,7 +86,7 @@ def test_stages_are_exposed_and_dumped(cache_dir, tmp_path):
     assert variant.description.startswith("(a: Field[[I], float64]")
     assert list(variant.stages) == ["frontend", "ir", "ir_optimized", "py"]
     assert "def run(" in variant.stages["py"]
-    (directory,) = (tmp_path / "stages" / "plus_one").iterdir()
+    (directory,) = (tmp_path / "stages" / "plus_one" / "itir_python").iterdir()
     written = sorted(p.name for p in directory.iterdir())
     assert written == ["frontend.txt", "ir.ir", "ir_optimized.ir", "py.py"]
     assert "plus(" in (directory / "ir.ir").read_text()

@@ -79,7 +79,7 @@ def test_gtfn_variant_stages_and_dump(cache_dir, tmp_path):
     assert list(variant.stages) == ["frontend", "ir", "ir_optimized", "cpp", "so"]
     assert "#pragma omp" in variant.stages["cpp"] or "for (" in variant.stages["cpp"]
     assert variant.stages["so"].is_file()
-    (directory,) = (tmp_path / "dump" / "plus_two_gtfn").iterdir()
+    (directory,) = (tmp_path / "dump" / "plus_two_gtfn" / "gtfn_cpu").iterdir()
     assert directory.name.startswith("variant-")
     written = sorted(p.name for p in directory.iterdir())
     assert written == ["cpp.cpp", "frontend.txt", "ir.ir", "ir_optimized.ir", "so.so"]

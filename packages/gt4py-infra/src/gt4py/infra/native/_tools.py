@@ -19,7 +19,7 @@ import sysconfig
 import threading
 from collections.abc import Sequence
 
-from gt4py.infra import caching, config
+from gt4py.infra import caching, config, pipeline
 
 from ._errors import ToolchainError
 
@@ -291,7 +291,8 @@ def _version_output(role: str, path: str) -> str:
             "mtime_ns": str(stat.st_mtime_ns),
         }
     )
-    output = caching.FileCache("native/tool-versions").get_or_build(key, probe).decode()
+    with pipeline.collect_outcomes():  # probing a compiler is no outcome of the compile
+        output = caching.FileCache("native/tool-versions").get_or_build(key, probe).decode()
     with _identity_lock:
         _identity_memo[memo_key] = output
     return output

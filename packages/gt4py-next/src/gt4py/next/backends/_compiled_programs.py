@@ -13,7 +13,7 @@ backend's ``compiler.make_artifact`` (the remaining stages, e.g. ``cpp → so``;
 runner worker when compiling asynchronously: the task carries IR only), then
 ``compiler.load`` in the caller. Each variant compile is one line of the ``gt4py.compile`` log
 (``infra.pipeline.CompileEvent``) with the caches' outcomes; ``GT4PY_DUMP_STAGES`` dumps the
-stages as ``<dir>/<program>/<variant>/<stage>.<suffix>``.
+stages as ``<dir>/<program>/<backend>/<variant>/<stage>.<suffix>``.
 """
 
 from __future__ import annotations
@@ -461,7 +461,8 @@ class ProgramPool:
         if directory is not None:
             label = prepared.key.label(self._names)
             stages.dump(
-                directory / self.definition.__name__ / label, render=_pipeline.render_for_dump
+                directory / self.definition.__name__ / self.backend.name / label,
+                render=_pipeline.render_for_dump,
             )
         from .. import metrics
 

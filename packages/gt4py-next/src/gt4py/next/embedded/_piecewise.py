@@ -17,8 +17,9 @@ import numpy as np
 from .._dimensions import Dimension, NamedIndex
 from .._domain import Domain, NamedRange, UnitRange
 from . import _alignment, _array_ns
+from ._selection import absolute_selection
 from .exceptions import DomainError, NonContiguousDomainError
-from .nd_array_field import EmbeddedField, NdArrayField, _absolute_selection, is_field
+from .nd_array_field import EmbeddedField, NdArrayField, is_field
 
 
 Piece = tuple[UnitRange, Any]  # (range along the piecewise dim, field defined there)
@@ -67,7 +68,7 @@ class PiecewiseField(EmbeddedField):
         return materialize(self).asnumpy()
 
     def restrict(self, index: Any) -> Any:
-        selection = _absolute_selection(self._domain, index)
+        selection = absolute_selection(self._domain, index)
         pos = self._domain.dim_index(self.dim)
         assert pos is not None
         others = [
