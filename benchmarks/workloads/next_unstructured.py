@@ -90,7 +90,7 @@ def main():
     name = sys.argv[1]
     nx = int(sys.argv[2]) if len(sys.argv) > 2 else 100
     nk = int(sys.argv[3]) if len(sys.argv) > 3 else 80
-    backend = gtx.embedded_numpy if name == "embedded" else getattr(gtx, name)
+    backend = getattr(gtx, "embedded_numpy", None) if name == "embedded" else getattr(gtx, name)
     cell_edges, edge_cells = triangular_mesh(nx)
     n_cells, n_edges = len(cell_edges), len(edge_cells)
     provider = {
