@@ -12,7 +12,7 @@ from typing import Any
 
 from gt4py.infra.definitions import DeviceType
 
-from .allocators import NamespaceAllocator, resolve_allocator
+from ._allocators import NamespaceAllocator, resolve_allocator
 
 
 class _DeviceAllocators(Mapping[DeviceType, NamespaceAllocator]):

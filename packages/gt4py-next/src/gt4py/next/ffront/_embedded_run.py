@@ -341,7 +341,7 @@ def _common_domain(args: list[Any], axis: Dimension) -> Domain:
 
 
 def _allocate(dtypes: Any, target: Domain, like: Any) -> Any:
-    from ..constructors import empty
+    from .._constructors import empty
     from ..embedded import _array_ns
 
     if isinstance(dtypes, tuple):
