@@ -80,6 +80,7 @@ class ParserBase:
         dtypes: Mapping[str, Any],
         name: str,
         annotation_locals: Mapping[str, Any] | None = None,
+        source: FunctionSource | None = None,
     ) -> None:
         self._func = func
         # The local names of the scope that defined the stencil: string annotations (``from
@@ -93,7 +94,9 @@ class ParserBase:
         self._emitted: list[list[ir.Stmt]] = []
         self._call_ids = itertools.count()
         self._markers = {id(v): k for k, v in gtscript._builtin_markers().items()}
-        self._scope = Scope(source_info(func), closure_namespace(func), {}, None)
+        # ``source``: the definition already read (the build's frontend stage), not read again
+        info = source if source is not None else source_info(func)
+        self._scope = Scope(info, closure_namespace(func), {}, None)
 
     # -- locations and errors -------------------------------------------------------------------
     def _loc(self, node: ast.AST) -> SourceLocation:

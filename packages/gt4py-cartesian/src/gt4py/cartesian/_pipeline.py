@@ -67,8 +67,9 @@ def parse_definition(request: BuildRequest, _: BuildRequest) -> SourceInfo:
 
 
 def definition_ir(definition: SourceInfo, request: BuildRequest) -> Stencil:
-    """``ir``: the definition IR. The parser resolves names through the function itself (its
-    globals, closure and the caller's locals), so it starts from ``request.func``."""
+    """``ir``: the definition IR, parsed from the ``frontend`` stage's source. The parser
+    resolves names through the function itself (its globals, closure and the caller's
+    locals), so it also gets ``request.func``."""
     from ._frontend import DefinitionParser
 
     return DefinitionParser(
@@ -77,6 +78,7 @@ def definition_ir(definition: SourceInfo, request: BuildRequest) -> Stencil:
         dtypes=request.dtypes,
         name=request.name,
         annotation_locals=request.annotation_locals,
+        source=definition,
     ).parse()
 
 
