@@ -1,4 +1,4 @@
-"""`backend=None` is a TypeError at run time naming gtx.embedded_numpy; mypy flags it first."""
+"""`backend=None` is rejected by mypy; at run time it means embedded with a DeprecationWarning (ADR 0025)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
+import logging
 
 import numpy as np
 import pytest
@@ -33,14 +35,14 @@ def test_default_backend_is_embedded_numpy() -> None:
     )
 
 
-def test_backend_none_is_a_type_error_naming_embedded_numpy() -> None:
+def test_backend_none_means_embedded_numpy_with_a_deprecation() -> None:
     def definition(a: Field[[I], float64]) -> Field[[I], float64]:
         return a
 
-    with pytest.raises(TypeError, match=r"gtx\.embedded_numpy"):
-        gtx.field_operator(backend=None)(definition)
-    with pytest.raises(TypeError, match=r"gtx\.embedded_numpy"):
-        copy_program.with_backend(None)
+    with pytest.warns(DeprecationWarning, match=r"gtx\.embedded_numpy"):
+        assert gtx.field_operator(backend=None)(definition).backend is gtx.embedded_numpy
+    with pytest.warns(DeprecationWarning, match=r"gtx\.embedded_numpy"):
+        assert copy_program.with_backend(None).backend is gtx.embedded_numpy
     with pytest.raises(TypeError, match=r"not a gt4py\.next backend"):
         copy.with_backend("gtfn")
 
@@ -74,9 +76,11 @@ def test_compiled_backend_dispatch() -> None:
     assert compiled.compile() == ("compiled", "copy_program")
 
 
-def test_compile_on_embedded_program_says_it_is_not_compiled() -> None:
-    with pytest.raises(ValueError, match="embedded code is not compiled"):
-        copy_program.compile()
+def test_compile_on_embedded_program_is_a_no_op_with_a_debug_note(caplog) -> None:  # type: ignore[no-untyped-def]
+    with caplog.at_level(logging.DEBUG, logger="gt4py.next.compile"):
+        assert copy_program.compile() is copy_program
+        assert copy.compile(offset_provider={}) is copy
+    assert "does nothing" in caplog.text and "embedded_numpy" in caplog.text
 
 
 @pytest.mark.skipif(importlib.util.find_spec("cupy") is not None, reason="cupy is installed")

@@ -17,7 +17,10 @@ from __future__ import annotations
 import abc
 import enum
 import importlib
+import os
+import sys
 import threading
+import warnings
 from typing import Any, Final
 
 
@@ -110,17 +113,42 @@ class CompiledBackend(Backend):
         """Compile ``definition`` ahead of time for the given argument types and statics."""
 
 
+_PACKAGE_DIRECTORY: Final = os.path.dirname(os.path.abspath(__file__))
+
+
+def _user_stacklevel() -> int:
+    """The ``stacklevel`` for ``warnings.warn`` called here that points at the first frame
+    outside gt4py.next (the user's decorator line or ``with_backend`` call)."""
+    frame = sys._getframe(1)
+    level = 1
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIRECTORY):
+        frame = frame.f_back  # type: ignore[assignment]
+        level += 1
+    return level
+
+
+def resolve_backend(backend: Any, what: str) -> Any:
+    """``backend`` itself, except ``None``: released gt4py 1.2.x's spelling of embedded
+    execution, which means ``gtx.embedded_numpy`` here with a DeprecationWarning (ADR 0025;
+    type checkers reject it already, the hard TypeError comes in a later release)."""
+    if backend is None:
+        warnings.warn(
+            f"backend=None ({what}) is deprecated: it means embedded execution, spelled "
+            "gtx.embedded_numpy (the default when backend= is left out); backend=None will be "
+            "a TypeError in gt4py-next 0.3 (docs/migration.md)",
+            DeprecationWarning,
+            stacklevel=_user_stacklevel(),
+        )
+        return embedded_numpy
+    return backend
+
+
 def execution_mode(backend: object, what: str) -> ExecutionMode:
     """How ``what`` (e.g. "program 'copy'") runs on ``backend``; a clear TypeError otherwise."""
     if isinstance(backend, EmbeddedBackend):
         return ExecutionMode.EMBEDDED
     if isinstance(backend, CompiledBackend):
         return ExecutionMode.COMPILED
-    if backend is None:
-        raise TypeError(
-            f"backend=None is not a backend ({what}); for embedded execution pass "
-            "backend=gtx.embedded_numpy (the default when backend= is left out)"
-        )
     raise TypeError(
         f"{backend!r} is not a gt4py.next backend ({what}); pass one such as gtx.embedded_numpy"
     )

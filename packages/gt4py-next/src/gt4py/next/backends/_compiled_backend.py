@@ -25,10 +25,8 @@ from gt4py.infra import pipeline
 
 from .. import ir
 from .._backend import CompiledBackend
+from ..ffront.decorator import COMPILED_POOLS_ATTRIBUTE as _POOLS_ATTRIBUTE
 from . import _compiled_programs, _pipeline
-
-
-_POOLS_ATTRIBUTE = "__gt_compiled_pools__"
 
 
 class StepBackend(CompiledBackend):

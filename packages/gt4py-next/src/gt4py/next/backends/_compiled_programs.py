@@ -33,13 +33,19 @@ from gt4py.infra import pipeline
 from .. import ir
 from ..ffront import type_specifications as ts
 from ..ffront._call_arguments import check_call_arguments, check_operator_out, check_scan_out
-from ..ffront.decorator import Program, ScanOperator
+from ..ffront.decorator import Program, ScanOperator, enable_jit_override
+from ..instrumentation._hook_machinery import (
+    compile_variant_hook as _compile_variant_hook,
+    compiled_program_call_context as _compiled_program_call_context,
+)
 from . import _arguments as arguments, _call_stubs, _pipeline, _settings
 from ._table_layout import TableLayout
 from ._variant_keys import (
     VariantKey,
     bind_static,
+    bind_static_domains,
     domain_bounds,
+    field_domains,
     provider_key,
     static_value,
 )
@@ -135,13 +141,20 @@ class ProgramPool:
         self._returns = None if self._is_program else definition.__gt_signature__.definition.returns
         self._static_names: tuple[str, ...] = ()
         self._static_indices: tuple[int, ...] = ()
-        declared_static = definition.static_params if self._is_program else None
+        # static_domains: the fields' domains are part of the key (and constants of the code)
+        self._static_domains = bool(definition.compilation_options.static_domains)
+        self._ir_names = self._names if self._is_program else [*self._names[:-1], "__out"]
+        declared_static = definition.compilation_options.static_params
         if declared_static:
             self._set_static(tuple(declared_static))
 
     @property
     def enable_jit(self) -> bool:
-        chosen = self.definition.enable_jit if self._is_program else None
+        """Whether a call matching no variant builds one: the call's ``enable_jit=``, else the
+        definition's compilation option, else the ``enable_jit`` setting."""
+        chosen = enable_jit_override.get()
+        if chosen is None:
+            chosen = self.definition.compilation_options.enable_jit
         if chosen is not None:
             return bool(chosen)
         return bool(_settings.ENABLE_JIT.get())
@@ -165,10 +178,14 @@ class ProgramPool:
     # -- the call path --------------------------------------------------------------------------
 
     def call(self, args: tuple[Any, ...], kwargs: dict[str, Any], offset_provider: Any) -> None:
+        # The one check hooks cost when none is registered (no context to enter and exit).
+        if _compiled_program_call_context.callbacks:
+            self._call_hooked(args, kwargs, offset_provider)
+            return
         if self._is_program:
             if kwargs:
                 args = self._bind(args, kwargs)
-            if self._last_stub(args, offset_provider):
+            if not self._static_domains and self._last_stub(args, offset_provider):
                 return
             self._call_general(args, None, offset_provider)
             return
@@ -183,13 +200,50 @@ class ProgramPool:
             args = self._bind(args, kwargs)
         domain_dims, bounds = domain_bounds(domain)
         call_args = (*args, out, *bounds)
-        if domain_dims == self._last_domain_dims and self._last_stub(call_args, offset_provider):
+        if (
+            not self._static_domains
+            and domain_dims == self._last_domain_dims
+            and self._last_stub(call_args, offset_provider)
+        ):
             return
         self._call_general(call_args, domain_dims, offset_provider)
+
+    def _call_hooked(
+        self, args: tuple[Any, ...], kwargs: dict[str, Any], offset_provider: Any
+    ) -> None:
+        """A call with ``compiled_program_call_context`` callbacks: the variant is found (or
+        compiled) first, so that the hook gets its key, then called inside the hook."""
+        given_args, given_kwargs = args, dict(kwargs)
+        domain_dims = None
+        if not self._is_program:
+            out = kwargs.pop("out")
+            domain = kwargs.pop("domain", None)
+            if self._is_scan:
+                check_scan_out(self.definition.__name__, self.definition.axis, out)
+            else:
+                check_operator_out(self.definition.__name__, self._returns, out)
+        if kwargs:
+            args = self._bind(args, kwargs)
+        if not self._is_program:
+            domain_dims, bounds = domain_bounds(domain)
+            args = (*args, out, *bounds)
+        fast, variant = self._find(args, domain_dims, offset_provider)
+        with _compiled_program_call_context(
+            self, variant.key, given_args, given_kwargs, offset_provider or {}
+        ):
+            self._run(fast, variant, args, domain_dims, offset_provider)
 
     def _call_general(self, args: tuple[Any, ...], domain_dims: Any, offset_provider: Any) -> None:
         """A call the last stub did not take: find the variant by its fast key, then make the
         stub of these argument kinds the one tried first."""
+        fast, variant = self._find(args, domain_dims, offset_provider)
+        self._run(fast, variant, args, domain_dims, offset_provider)
+
+    def _find(
+        self, args: tuple[Any, ...], domain_dims: Any, offset_provider: Any
+    ) -> tuple[Any, Variant]:
+        """The fast key of a call and its variant (checks the arguments; compiles on a miss
+        with JIT enabled)."""
         given = len(args) - 2 * len(domain_dims or ())
         if given != len(self._names):
             raise TypeError(
@@ -202,10 +256,23 @@ class ProgramPool:
             tuple([args[i] for i in self._static_indices]),
             domain_dims,
             provider_key(offset_provider),
+            field_domains(self._ir_names, args) if self._static_domains else (),
         )
         variant = self._fast.get(fast)
         if variant is None:
             variant = self._lookup(fast, args, domain_dims, offset_provider)
+        return fast, variant
+
+    def _run(
+        self,
+        fast: Any,
+        variant: Variant,
+        args: tuple[Any, ...],
+        domain_dims: Any,
+        offset_provider: Any,
+    ) -> None:
+        """Call ``variant`` through the stub of these argument kinds, the one tried first
+        from now on."""
         stub = self._stubs.get(fast)
         if stub is None:
             stub = self._stubs[fast] = variant.stub(args, offset_provider)
@@ -233,7 +300,8 @@ class ProgramPool:
             (n, static_value(n, args[i], self._declared[i]))
             for n, i in zip(self._static_names, self._static_indices, strict=True)
         )
-        return VariantKey(types_, static, domain_dims, provider_key(offset_provider))
+        domains = field_domains(self._ir_names, args) if self._static_domains else ()
+        return VariantKey(types_, static, domain_dims, provider_key(offset_provider), domains)
 
     def _lookup(
         self, fast: Any, args: tuple[Any, ...], domain_dims: Any, offset_provider: Any
@@ -294,6 +362,12 @@ class ProgramPool:
         """The variants ``compile(offset_provider, static_args)`` stands for: per variant its
         key, its offset provider and whether it still has to be made (neither compiled nor
         pending). Checks the static arguments and the declared types; builds nothing."""
+        if self._static_domains:
+            raise TypeError(
+                f"{self.definition.__name__}.compile(): with static_domains=True the variants "
+                "depend on the fields' domains, which only a call knows; call it (with JIT "
+                "enabled) to compile it, or drop static_domains"
+            )
         for name, values in static_args.items():
             if not isinstance(values, list):
                 raise TypeError(
@@ -382,6 +456,8 @@ class ProgramPool:
             program = lowering.lower_program(self.definition)
             if key.static:
                 program = bind_static(program, dict(key.static))
+            if key.domains:
+                program = bind_static_domains(program, key.domains)
             return program, list(key.arguments)
         *arg_types, out_type = key.arguments
         program = lowering.lower_operator_call(
@@ -392,12 +468,16 @@ class ProgramPool:
         )
         if key.static:
             program = bind_static(program, dict(key.static))
+        if key.domains:
+            program = bind_static_domains(program, key.domains)
         bounds = [ts.ScalarType(np.dtype("int64"))] * (2 * len(key.domain_dims or ()))
         return program, [*key.arguments, *bounds]
 
     def prepare(self, key: VariantKey, offset_provider: Any) -> _Prepared:
         """Lower and optimize the variant ``key`` in this process (the frontend reads the
         user's function); what is left is the backend's ``make_artifact`` and the load."""
+        if _compile_variant_hook.callbacks:
+            _compile_variant_hook(self, key, self.backend, dict(key.static), offset_provider or {})
         self._providers[key.offset_provider] = offset_provider
         started = time.perf_counter()
         program, types_ = self._lower(key)

@@ -25,6 +25,8 @@ class VariantKey:
     static: tuple[tuple[str, Any], ...] = ()
     domain_dims: tuple[str, ...] | None = None
     offset_provider: tuple[tuple[str, int], ...] = ()
+    # ``static_domains``: per flattened field argument its (dim, start, stop) bounds
+    domains: tuple[tuple[str, tuple[tuple[str, int, int], ...]], ...] = ()
 
     def describe(self, names: list[str]) -> str:
         parts = [f"{n}: {t}" for n, t in zip(names, self.arguments, strict=False)]
@@ -37,6 +39,11 @@ class VariantKey:
             text += f" domain over ({', '.join(self.domain_dims)})"
         if self.offset_provider:
             text += f" offset_provider {{{', '.join(n for n, _ in self.offset_provider)}}}"
+        if self.domains:
+            text += " static domains " + ", ".join(
+                f"{name}[{', '.join(f'{d}: {a}..{b}' for d, a, b in bounds)}]"
+                for name, bounds in self.domains
+            )
         return text
 
     def label(self, names: list[str]) -> str:
@@ -104,3 +111,47 @@ def domain_bounds(domain: Any) -> tuple[Any, tuple[int, ...]]:
 
 
 __all__ = ["VariantKey", "bind_static", "domain_bounds", "provider_key", "static_value"]
+
+
+def field_domains(names: list[str], args: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The domains of the field arguments (tuples and dataclasses flattened, named as the IR
+    parameters ``name__0``...) for ``static_domains`` keys."""
+    from ..embedded.nd_array_field import NdArrayField
+
+    found: list[Any] = []
+
+    def visit(name: str, value: Any) -> None:
+        if isinstance(value, NdArrayField):
+            bounds = tuple(
+                (d.value, int(r.start), int(r.stop))
+                for d, r in zip(value._domain.dims, value._domain.ranges, strict=True)
+            )
+            found.append((name, bounds))
+        elif isinstance(value, tuple):
+            for i, item in enumerate(value):
+                visit(f"{name}__{i}", item)
+        elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+            for i, f in enumerate(dataclasses.fields(value)):
+                visit(f"{name}__{i}", getattr(value, f.name))
+
+    for name, value in zip(names, args, strict=False):
+        visit(name, value)
+    return tuple(found)
+
+
+def bind_static_domains(program: ir.Program, domains: tuple[Any, ...]) -> ir.Program:
+    """The program with the bounds of its field parameters replaced by the literals of a
+    ``static_domains`` key (the call checks still see the actual fields)."""
+    from gt4py.eve import NodeTranslator
+
+    bounds = {(name, dim): (start, stop) for name, dims in domains for dim, start, stop in dims}
+
+    class BindDomains(NodeTranslator):
+        def visit_FieldBound(self, node: ir.FieldBound) -> ir.Expr:
+            known = bounds.get((node.field, node.dim))
+            if known is None:
+                return node
+            return ir.literal(known[1] if node.upper else known[0], "int64")
+
+    bound: ir.Program = BindDomains().visit(program)
+    return bound

@@ -9,20 +9,36 @@ fields (``_embedded_run``).
 
 from __future__ import annotations
 
+import contextvars
+import logging
 from collections.abc import Callable
-from typing import Any, Final, Self, overload
+from typing import Any, Final, Self, Unpack, overload
 
 import numpy as np
 
-from .._backend import DEFAULT_BACKEND, Backend, ExecutionMode, execution_mode
+from .._backend import DEFAULT_BACKEND, Backend, ExecutionMode, execution_mode, resolve_backend
 from .._dimensions import Dimension, GridType
+from ..instrumentation._hook_machinery import (
+    embedded_program_call_context as _embedded_program_call_context,
+    program_call_context as _program_call_context,
+)
+from ._compilation_options import DEFAULT_OPTIONS, CompilationOptions, CompilationOptionsArgs
 
 
 _UNSET: Final = object()
+#: where a compiled backend keeps the variant pools of a definition (in its ``__dict__``)
+COMPILED_POOLS_ATTRIBUTE: Final = "__gt_compiled_pools__"
+_log = logging.getLogger("gt4py.next.compile")
+
+#: ``program(..., enable_jit=...)`` for the duration of one call (read by the variant pool only
+#: when a call matches no variant, so the hot path never looks at it).
+enable_jit_override: contextvars.ContextVar[bool | None] = contextvars.ContextVar(
+    "gt4py_next_enable_jit_override", default=None
+)
 
 
-def _backend_or_default(backend: Any) -> Any:
-    return DEFAULT_BACKEND if backend is _UNSET else backend
+def _backend_or_default(backend: Any, what: str) -> Backend:
+    return DEFAULT_BACKEND if backend is _UNSET else resolve_backend(backend, what)
 
 
 def _copy_metadata(target: Any, definition: Callable[..., Any]) -> None:
@@ -50,12 +66,14 @@ class FieldOperator:
         backend: Backend,
         grid_type: GridType | None = None,
         checked: Any = None,
+        compilation_options: CompilationOptions = DEFAULT_OPTIONS,
     ) -> None:
         self.definition = definition
-        self.backend = backend
         self.grid_type = None if grid_type is None else GridType(grid_type)
         _copy_metadata(self, definition)
-        self._mode = execution_mode(backend, f"{self._kind} '{definition.__name__}'")
+        self.backend = resolve_backend(backend, f"{self._kind} '{definition.__name__}'")
+        self._mode = execution_mode(self.backend, f"{self._kind} '{definition.__name__}'")
+        self.compilation_options = compilation_options
         #: the frontend's result (a ``checked.CheckedOperator``): lowering reads its typed body
         self.checked = checked if checked is not None else self._check()
         self.__gt_signature__ = self.checked.signature
@@ -66,12 +84,7 @@ class FieldOperator:
         return check_operator(self.definition)
 
     def _replace(self, **changes: Any) -> Self:
-        clone = object.__new__(type(self))
-        clone.__dict__.update(self.__dict__)
-        clone.__dict__.update(changes)
-        if "backend" in changes:
-            clone._mode = execution_mode(changes["backend"], f"{self._kind} '{self.__name__}'")
-        return clone
+        return _replace(self, f"{self._kind} '{self.__name__}'", changes)
 
     def with_backend(self, backend: Backend) -> Self:
         """The same operator on another backend (the definition is not checked again)."""
@@ -79,6 +92,21 @@ class FieldOperator:
 
     def with_grid_type(self, grid_type: GridType) -> Self:
         return self._replace(grid_type=GridType(grid_type))
+
+    def with_compilation_options(self, **options: Unpack[CompilationOptionsArgs]) -> Self:
+        """The same operator with these compilation options changed (``enable_jit``,
+        ``static_params``, ``connectivities``, ``static_domains``; see
+        ``gt4py.next.ffront._compilation_options``); it starts with no compiled variants."""
+        what = f"{self._kind} '{self.__name__}'.with_compilation_options()"
+        return self._replace(compilation_options=self.compilation_options.replace(what, **options))
+
+    @property
+    def static_params(self) -> tuple[str, ...] | None:
+        return self.compilation_options.static_params
+
+    @property
+    def enable_jit(self) -> bool | None:
+        return self.compilation_options.enable_jit
 
     @property
     def __gt_allocator__(self) -> Any:
@@ -95,10 +123,16 @@ class FieldOperator:
         out: Any = None,
         domain: Any = None,
         offset_provider: Any = None,
+        enable_jit: bool | None = None,
         **kwargs: Any,
     ) -> Any:
         from . import _embedded_run
 
+        if enable_jit is not None and self._mode is ExecutionMode.COMPILED:
+            with _jit_for_this_call(enable_jit):
+                return self(
+                    *args, out=out, domain=domain, offset_provider=offset_provider, **kwargs
+                )
         if self._mode is ExecutionMode.EMBEDDED or _embedded_run.in_operator_body.get():
             args, kwargs = _numpy_bools(args, kwargs)
         if out is None:
@@ -159,13 +193,20 @@ class ScanOperator(FieldOperator):
         backend: Backend,
         grid_type: GridType | None = None,
         checked: Any = None,
+        compilation_options: CompilationOptions = DEFAULT_OPTIONS,
     ) -> None:
         if not isinstance(axis, Dimension):
             raise TypeError(f"scan_operator's axis must be a Dimension, got {axis!r}")
         self.axis = axis
         self.forward = bool(forward)
         self.init = init
-        super().__init__(definition, backend=backend, grid_type=grid_type, checked=checked)
+        super().__init__(
+            definition,
+            backend=backend,
+            grid_type=grid_type,
+            checked=checked,
+            compilation_options=compilation_options,
+        )
         self._result_dtypes: Any = None  # computed on the first embedded call
         self._binder: Any = None
 
@@ -197,6 +238,7 @@ class ScanOperator(FieldOperator):
         out: Any = None,
         domain: Any = None,
         offset_provider: Any = None,
+        enable_jit: bool | None = None,
         **kwargs: Any,
     ) -> Any:
         from . import _embedded_run
@@ -204,7 +246,12 @@ class ScanOperator(FieldOperator):
         embedded = self._mode is ExecutionMode.EMBEDDED or _embedded_run.in_operator_body.get()
         if not embedded:
             return super().__call__(
-                *args, out=out, domain=domain, offset_provider=offset_provider, **kwargs
+                *args,
+                out=out,
+                domain=domain,
+                offset_provider=offset_provider,
+                enable_jit=enable_jit,
+                **kwargs,
             )
         signature = self.__gt_signature__
         if self._result_dtypes is None:
@@ -265,17 +312,19 @@ class Program:
         *,
         backend: Backend,
         grid_type: GridType | None = None,
-        static_params: Any = None,
-        enable_jit: bool | None = None,
         checked: Any = None,
+        compilation_options: CompilationOptions = DEFAULT_OPTIONS,
+        bound_args: dict[str, Any] | None = None,
     ) -> None:
         self.definition = definition
-        self.backend = backend
         self.grid_type = None if grid_type is None else GridType(grid_type)
-        self.static_params = None if static_params is None else tuple(static_params)
-        self.enable_jit = enable_jit  # None: the ``enable_jit`` setting
         _copy_metadata(self, definition)
-        self._mode = execution_mode(backend, f"program '{definition.__name__}'")
+        self.backend = resolve_backend(backend, f"program '{definition.__name__}'")
+        self._mode = execution_mode(self.backend, f"program '{definition.__name__}'")
+        self.compilation_options = compilation_options
+        #: released ``with_bound_args``: parameter values every call gets (static on compiled
+        #: backends, so they are constants of the generated code as in released gt4py)
+        self.bound_args: dict[str, Any] = {} if bound_args is None else dict(bound_args)
         self._definition_error: Exception | None = None
         if checked is None:
             from ..errors import DSLError
@@ -304,48 +353,139 @@ class Program:
         return self.checked.definition
 
     def with_backend(self, backend: Backend) -> Program:
+        """The same program on another backend (not checked again; no compiled variants)."""
         return self._replace(backend=backend)
 
     def with_grid_type(self, grid_type: GridType) -> Program:
         return self._replace(grid_type=GridType(grid_type))
 
+    def with_compilation_options(self, **options: Unpack[CompilationOptionsArgs]) -> Program:
+        """The same program with these compilation options changed (``enable_jit``,
+        ``static_params``, ``connectivities``, ``static_domains``; see
+        ``gt4py.next.ffront._compilation_options``); it starts with no compiled variants."""
+        what = f"program '{self.__name__}'.with_compilation_options()"
+        return self._replace(compilation_options=self.compilation_options.replace(what, **options))
+
+    def with_static_params(self, *static_params: str | None) -> Program:
+        """Released spelling of ``with_compilation_options(static_params=...)``; no names (or
+        ``None``) means none."""
+        names = tuple(p for p in static_params if p is not None)
+        return self.with_compilation_options(static_params=names)
+
+    def with_bound_args(self, **bound: Any) -> Program:
+        """The program with some parameters fixed: a call passes the others only. Bound
+        scalars are static arguments on compiled backends (constants of the generated code)."""
+        names = [p.name for p in self.checked.params]
+        for name in bound:
+            if name not in names:
+                raise TypeError(
+                    f"program '{self.__name__}'.with_bound_args(): {name!r} is not a parameter "
+                    f"({', '.join(names)})"
+                )
+        merged = {**self.bound_args, **bound}
+        static = [n for n in names if n in merged and _is_scalar_value(merged[n])]
+        options = self.compilation_options
+        if static:
+            declared = tuple(options.static_params or ())
+            options = options.replace(
+                "with_bound_args",
+                static_params=(*declared, *(n for n in static if n not in declared)),
+            )
+        return self._replace(bound_args=merged, compilation_options=options)
+
+    @property
+    def static_params(self) -> tuple[str, ...] | None:
+        return self.compilation_options.static_params
+
+    @property
+    def enable_jit(self) -> bool | None:
+        return self.compilation_options.enable_jit
+
     def _replace(self, **changes: Any) -> Program:
-        clone = object.__new__(Program)
-        clone.__dict__.update(self.__dict__)
-        clone.__dict__.update(changes)
-        if "backend" in changes:
-            clone._mode = execution_mode(changes["backend"], f"program '{self.__name__}'")
-        return clone
+        return _replace(self, f"program '{self.__name__}'", changes)
 
     @property
     def __gt_allocator__(self) -> Any:
         return self.backend.allocator
 
-    def __call__(self, *args: Any, offset_provider: Any = None, **kwargs: Any) -> None:
+    def __call__(
+        self,
+        *args: Any,
+        offset_provider: Any = None,
+        enable_jit: bool | None = None,
+        **kwargs: Any,
+    ) -> None:
         if self._definition_error is not None:
             raise self._definition_error
-        if self._mode is ExecutionMode.EMBEDDED:
-            from ..embedded.context import embedded_context
-            from ._call_arguments import as_declared, check_call_arguments
+        if self.bound_args:
+            kwargs = {**self.bound_args, **kwargs}
+        if enable_jit is not None and self._mode is ExecutionMode.COMPILED:
+            with _jit_for_this_call(enable_jit):
+                return self(*args, offset_provider=offset_provider, **kwargs)
+        # The one check hooks cost when none is registered (no context to enter and exit).
+        if _program_call_context.callbacks:
+            jit = enable_jit_override.get()
+            if jit is None:
+                jit = self.compilation_options.enable_jit
+            if jit is None:
+                from gt4py.infra import config
 
-            params = self._checked.params
-            if kwargs:
-                args = self._bound(args, kwargs)
-                kwargs = {}
-            if len(args) != len(params):
-                raise TypeError(
-                    f"{self.__name__}() takes {len(params)} argument(s) "
-                    f"({', '.join(p.name for p in params)}), got {len(args)}"
-                )
-            declared = [p.type for p in params]
-            check_call_arguments(
-                f"program '{self.__name__}'", [p.name for p in params], declared, args
-            )
-            args = tuple(as_declared(a, t) for a, t in zip(args, declared, strict=True))
-            with embedded_context(offset_provider=offset_provider, lazy=True):
-                self.definition(*args, **kwargs)
+                jit = bool(config.get("enable_jit"))
+            with _program_call_context(
+                program=self,
+                args=args,
+                offset_provider={} if offset_provider is None else offset_provider,
+                enable_jit=jit,
+                kwargs=kwargs,
+            ):
+                if self._mode is ExecutionMode.EMBEDDED:
+                    self._call_embedded(args, kwargs, offset_provider)
+                else:
+                    self.backend.run(self, args, kwargs, offset_provider=offset_provider)  # type: ignore[attr-defined]
+            return
+        if self._mode is ExecutionMode.EMBEDDED:
+            self._call_embedded(args, kwargs, offset_provider)
             return
         self.backend.run(self, args, kwargs, offset_provider=offset_provider)  # type: ignore[attr-defined]
+
+    def _call_embedded(
+        self, args: tuple[Any, ...], kwargs: dict[str, Any], offset_provider: Any
+    ) -> None:
+        """Run the definition on fields (an embedded backend), inside the
+        ``embedded_program_call_context`` hook; timed with ``collect_metrics_level`` above 0."""
+        import time
+
+        from .. import metrics
+        from ..embedded.context import embedded_context
+        from ._call_arguments import as_declared, check_call_arguments
+
+        given_args, given_kwargs = args, kwargs
+        params = self._checked.params
+        if kwargs:
+            args = self._bound(args, kwargs)
+        if len(args) != len(params):
+            raise TypeError(
+                f"{self.__name__}() takes {len(params)} argument(s) "
+                f"({', '.join(p.name for p in params)}), got {len(args)}"
+            )
+        declared = [p.type for p in params]
+        check_call_arguments(f"program '{self.__name__}'", [p.name for p in params], declared, args)
+        args = tuple(as_declared(a, t) for a, t in zip(args, declared, strict=True))
+        timed = metrics.level() > 0
+        started = time.perf_counter() if timed else 0.0
+        if _embedded_program_call_context.callbacks:
+            hook = _embedded_program_call_context(
+                self, given_args, {} if offset_provider is None else offset_provider, given_kwargs
+            )
+            with hook, embedded_context(offset_provider=offset_provider, lazy=True):
+                self.definition(*args)
+        else:
+            with embedded_context(offset_provider=offset_provider, lazy=True):
+                self.definition(*args)
+        if timed:
+            metrics.record_embedded_call(
+                self.__name__, self.backend.name, time.perf_counter() - started
+            )
 
     def _bound(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
         """Keyword arguments in parameter order."""
@@ -378,6 +518,41 @@ class Program:
         return f"<program {self.__name__} on {self.backend.name}>"
 
 
+def _is_scalar_value(value: Any) -> bool:
+    return isinstance(value, (bool, int, float, np.bool_, np.number))
+
+
+def _replace(entry: Any, what: str, changes: dict[str, Any]) -> Any:
+    """A copy of ``entry`` with ``changes``, without the compiled variants of ``entry``: as in
+    released gt4py, ``with_*`` gives a new object whose variants are its own (the variant pool
+    reads the options, which may differ)."""
+    clone = object.__new__(type(entry))
+    clone.__dict__.update(entry.__dict__)
+    clone.__dict__.pop(COMPILED_POOLS_ATTRIBUTE, None)
+    clone.__dict__.update(changes)
+    if "backend" in changes:
+        clone.backend = resolve_backend(changes["backend"], what)
+        clone._mode = execution_mode(clone.backend, what)
+    return clone
+
+
+class _jit_for_this_call:
+    """``enable_jit=`` of one call, for the pool's miss path (a context variable)."""
+
+    __slots__ = ("_token", "_value")
+
+    def __init__(self, value: bool) -> None:
+        if not isinstance(value, bool):
+            raise TypeError(f"enable_jit must be True or False, got {value!r}")
+        self._value = value
+
+    def __enter__(self) -> None:
+        self._token = enable_jit_override.set(self._value)
+
+    def __exit__(self, *exc: object) -> None:
+        enable_jit_override.reset(self._token)
+
+
 def _compiled_variants(entry: FieldOperator | Program) -> tuple[Any, ...]:
     if entry._mode is ExecutionMode.EMBEDDED:
         return ()
@@ -392,10 +567,13 @@ def _compile(
     static_arguments: dict[str, Any],
 ) -> Any:
     if entry._mode is ExecutionMode.EMBEDDED:
-        raise ValueError(
-            f"{what} runs on the embedded backend {entry.backend.name}, and embedded code is "
-            "not compiled: call it directly, or use .with_backend(<compiled backend>).compile(...)"
+        # As released: compiling for an embedded backend does nothing (there is no code).
+        _log.debug(
+            "%s: .compile() on the embedded backend %s does nothing", what, entry.backend.name
         )
+        return entry
+    if offset_provider is None:
+        offset_provider = entry.compilation_options.connectivities
     result = entry.backend.compile(  # type: ignore[attr-defined]
         entry, offset_provider=offset_provider, **static_arguments
     )
@@ -404,27 +582,49 @@ def _compile(
 
 # -- decorators -----------------------------------------------------------------------------------
 # The overloads are for type checkers only: `backend` is a Backend in each of them, so mypy flags
-# `backend=None` (a TypeError at run time naming gtx.embedded_numpy).
+# `backend=None`. At run time None still means embedded, with a DeprecationWarning naming
+# gtx.embedded_numpy, as released 1.2.x and its users spell it (ADR 0025).
+
+
+def _options(what: str, options: dict[str, Any]) -> CompilationOptions:
+    return DEFAULT_OPTIONS.replace(what, **options)
 
 
 @overload
 def field_operator(
-    definition: Callable[..., Any], /, *, backend: Backend = ..., grid_type: GridType | None = None
+    definition: Callable[..., Any],
+    /,
+    *,
+    backend: Backend = ...,
+    grid_type: GridType | None = None,
+    **compilation_options: Unpack[CompilationOptionsArgs],
 ) -> FieldOperator: ...
 @overload
 def field_operator(
-    *, backend: Backend = ..., grid_type: GridType | None = None
+    *,
+    backend: Backend = ...,
+    grid_type: GridType | None = None,
+    **compilation_options: Unpack[CompilationOptionsArgs],
 ) -> Callable[[Callable[..., Any]], FieldOperator]: ...
 def field_operator(
     definition: Callable[..., Any] | None = None,
     *,
     backend: Any = _UNSET,
     grid_type: GridType | None = None,
+    **compilation_options: Any,
 ) -> Any:
-    """Decorate a function as a field operator: ``@field_operator`` or ``@field_operator(backend=...)``."""
+    """Decorate a function as a field operator: ``@field_operator`` or
+    ``@field_operator(backend=..., enable_jit=..., ...)`` (compilation options as
+    ``with_compilation_options``)."""
 
     def decorate(function: Callable[..., Any]) -> FieldOperator:
-        return FieldOperator(function, backend=_backend_or_default(backend), grid_type=grid_type)
+        what = f"field operator '{function.__name__}'"
+        return FieldOperator(
+            function,
+            backend=_backend_or_default(backend, what),
+            grid_type=grid_type,
+            compilation_options=_options(what, compilation_options),
+        )
 
     return decorate if definition is None else decorate(definition)
 
@@ -439,6 +639,7 @@ def scan_operator(
     init: Any = 0.0,
     backend: Backend = ...,
     grid_type: GridType | None = None,
+    **compilation_options: Unpack[CompilationOptionsArgs],
 ) -> ScanOperator: ...
 @overload
 def scan_operator(
@@ -448,6 +649,7 @@ def scan_operator(
     init: Any = 0.0,
     backend: Backend = ...,
     grid_type: GridType | None = None,
+    **compilation_options: Unpack[CompilationOptionsArgs],
 ) -> Callable[[Callable[..., Any]], ScanOperator]: ...
 def scan_operator(
     definition: Callable[..., Any] | None = None,
@@ -457,17 +659,20 @@ def scan_operator(
     init: Any = 0.0,
     backend: Any = _UNSET,
     grid_type: GridType | None = None,
+    **compilation_options: Any,
 ) -> Any:
     """Decorate ``def scan(carry, a, b) -> carry`` as a scan along ``axis`` starting at ``init``."""
 
     def decorate(function: Callable[..., Any]) -> ScanOperator:
+        what = f"scan operator '{function.__name__}'"
         return ScanOperator(
             function,
             axis=axis,
             forward=forward,
             init=init,
-            backend=_backend_or_default(backend),
+            backend=_backend_or_default(backend, what),
             grid_type=grid_type,
+            compilation_options=_options(what, compilation_options),
         )
 
     return decorate if definition is None else decorate(definition)
@@ -480,43 +685,41 @@ def program(
     *,
     backend: Backend = ...,
     grid_type: GridType | None = None,
-    static_params: Any = None,
-    enable_jit: bool | None = None,
     frozen: bool = False,
+    **compilation_options: Unpack[CompilationOptionsArgs],
 ) -> Program: ...
 @overload
 def program(
     *,
     backend: Backend = ...,
     grid_type: GridType | None = None,
-    static_params: Any = None,
-    enable_jit: bool | None = None,
     frozen: bool = False,
+    **compilation_options: Unpack[CompilationOptionsArgs],
 ) -> Callable[[Callable[..., Any]], Program]: ...
 def program(
     definition: Callable[..., Any] | None = None,
     *,
     backend: Any = _UNSET,
     grid_type: GridType | None = None,
-    static_params: Any = None,
-    enable_jit: bool | None = None,
     frozen: bool = False,
+    **compilation_options: Any,
 ) -> Any:
     """Decorate a function calling operators as a program: ``@program`` or ``@program(backend=...)``.
 
-    On compiled backends ``static_params`` names scalar parameters whose values become
-    constants of the generated code (one variant per value), and ``enable_jit=False`` makes a
-    call that matches no ``.compile()``d variant an error. ``frozen`` is accepted for
-    compatibility.
+    The compilation options (``enable_jit``, ``static_params``, ``connectivities``,
+    ``static_domains``) are those of ``with_compilation_options``: e.g. ``static_params`` names
+    scalar parameters whose values become constants of the generated code (one variant per
+    value), and ``enable_jit=False`` makes a call that matches no ``.compile()``d variant an
+    error. ``frozen`` is accepted for compatibility.
     """
 
     def decorate(function: Callable[..., Any]) -> Program:
+        what = f"program '{function.__name__}'"
         return Program(
             function,
-            backend=_backend_or_default(backend),
+            backend=_backend_or_default(backend, what),
             grid_type=grid_type,
-            static_params=static_params,
-            enable_jit=enable_jit,
+            compilation_options=_options(what, compilation_options),
         )
 
     return decorate if definition is None else decorate(definition)
