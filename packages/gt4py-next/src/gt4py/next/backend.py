@@ -6,6 +6,7 @@ names the missing package).
 
 from typing import Any
 
+from . import _relocated
 from ._backend import (
     DEFAULT_BACKEND as DEFAULT_BACKEND,
     Backend as Backend,
@@ -18,11 +19,38 @@ from ._backend import (
 )
 
 
-def __getattr__(name: str) -> Any:
+def _embedded_backend(name: str) -> Any:
     backend = _lazy_embedded_backend(name)
     if backend is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     return backend
+
+
+# Released gt4py's toolchain pieces of this module: no equivalent here (the frontend is global,
+# compiled backends are built by plain functions, ADR 0012).
+_NO_TRANSFORMS = _relocated.Gone(
+    replacement="the compiled backends' builders (gt4py.next.backends.gtfn.make_gtfn_backend"
+    "(config, passes=..., translation=...)); the frontend is the same for every backend",
+    why="released gt4py's per-backend frontend transforms and toolchain config are not "
+    "provided here",
+)
+
+__getattr__ = _relocated.module_getattr(
+    __name__,
+    dict.fromkeys(
+        (
+            "Transforms",
+            "DEFAULT_TRANSFORMS",
+            "DEFAULT_PROG_TRANSFORMS",
+            "DEFAULT_FIELDOP_TRANSFORMS",
+            "ToolchainConfig",
+            "jit_to_aot_args",
+            "adapted_jit_to_aot_args_factory",
+        ),
+        _NO_TRANSFORMS,
+    ),
+    fallback=_embedded_backend,
+)
 
 
 __all__ = [

@@ -1,22 +1,21 @@
-"""Released gt4py's dace backends by their old path: importable, but not built here.
+"""Released gt4py's dace backends by their old path: importable, but there is no dace backend.
 
-There is no dace backend in this gt4py.next yet; calling ``make_dace_backend`` says so and
+The module and its ``transformations`` import (icon4py imports both at the top); using any of
+their names (``make_dace_backend``, ``run_dace_cpu``, ...) raises an ``AttributeError`` that
 names the backends that exist.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from .... import _relocated
+from . import transformations as transformations
 
 
-def make_dace_backend(**options: Any) -> Any:
-    raise NotImplementedError(
-        "this gt4py.next has no dace backend yet; use gtx.gtfn_cpu (compiled C++) or "
-        "gtx.embedded_numpy"
-    )
+_NO_DACE = _relocated.Gone(
+    replacement="gtx.gtfn_cpu / gtx.gtfn_gpu (compiled C++/CUDA) or gtx.embedded_numpy",
+    why="this gt4py.next has no dace backend yet",
+)
 
+__getattr__ = _relocated.module_getattr(__name__, {}, otherwise=_NO_DACE)
 
-def __getattr__(name: str) -> Any:
-    if name.startswith("run_dace"):
-        return make_dace_backend()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__all__ = ["transformations"]

@@ -8,14 +8,14 @@ that says so.
 
 from __future__ import annotations
 
-from typing import Any
+from .... import _relocated
 
 
-def __getattr__(name: str) -> Any:
-    if name.startswith("__"):
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    raise AttributeError(
-        f"{__name__}.{name}: this gt4py.next provides no dace backends, so there are no DaCe "
-        "transformations; use gtx.gtfn_cpu / gtx.gtfn_gpu (compiled C++/CUDA) or "
-        "gtx.embedded_numpy"
-    )
+__getattr__ = _relocated.module_getattr(
+    __name__,
+    {},
+    otherwise=_relocated.Gone(
+        replacement="gtx.gtfn_cpu / gtx.gtfn_gpu (compiled C++/CUDA) or gtx.embedded_numpy",
+        why="this gt4py.next provides no dace backends, so there are no DaCe transformations",
+    ),
+)

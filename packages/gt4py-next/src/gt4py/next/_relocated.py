@@ -1,0 +1,94 @@
+"""Released gt4py names at their old module paths (DESIGN §8: relocated names warn).
+
+A module that keeps released names builds its ``__getattr__`` here, from a table of names:
+
+- :class:`Moved`: the name lives elsewhere with the same meaning. Access returns it with a
+  ``DeprecationWarning`` that names the new spelling (``... is gtx.gtfn_cpu now``).
+- :class:`Gone`: there is no equivalent with the same meaning. Access raises (an
+  ``AttributeError`` by default) naming what to use instead; never a silent stand-in.
+
+``otherwise`` (a :class:`Gone`) covers the remaining public names of a released module whose
+whole content is gone (e.g. the dace transformations). Targets are resolved on access only, so
+importing a compatibility module imports nothing heavy.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import warnings
+from collections.abc import Callable, Mapping
+from typing import Any
+
+
+@dataclasses.dataclass(frozen=True)
+class Moved:
+    """The name is ``spelling`` now; ``target`` (``"module:attr.attr"``) is the object."""
+
+    spelling: str
+    target: str
+
+    def resolve(self) -> Any:
+        module_name, _, path = self.target.partition(":")
+        value: Any = importlib.import_module(module_name)
+        for part in path.split(".") if path else ():
+            value = getattr(value, part)
+        return value
+
+
+@dataclasses.dataclass(frozen=True)
+class Gone:
+    """No equivalent with the same meaning here: ``why``, and ``replacement`` to use instead."""
+
+    replacement: str
+    why: str
+    error: type[Exception] = AttributeError
+
+    def message(self, qualified_name: str) -> str:
+        return f"{qualified_name}: {self.why}; use {self.replacement}"
+
+
+Relocation = Moved | Gone
+
+
+def moved_message(qualified_name: str, spelling: str) -> str:
+    return f"{qualified_name} is {spelling} now"
+
+
+def warn_moved(qualified_name: str, spelling: str, *, stacklevel: int = 2) -> None:
+    """The ``DeprecationWarning`` of a relocated name (``stacklevel`` 2: the caller's caller)."""
+    warnings.warn(
+        moved_message(qualified_name, spelling), DeprecationWarning, stacklevel=stacklevel + 1
+    )
+
+
+def module_getattr(
+    module: str,
+    names: Mapping[str, Relocation],
+    *,
+    otherwise: Gone | None = None,
+    fallback: Callable[[str], Any] | None = None,
+) -> Callable[[str], Any]:
+    """A module ``__getattr__`` for ``module``'s relocated ``names``.
+
+    Names not in the table: ``fallback(name)`` when given (a module's own lazy names), else
+    ``otherwise`` for public names, else the usual ``AttributeError``.
+    """
+
+    def __getattr__(name: str) -> Any:
+        entry = names.get(name)
+        if isinstance(entry, Moved):
+            warn_moved(f"{module}.{name}", entry.spelling)
+            return entry.resolve()
+        if entry is None and fallback is not None:
+            return fallback(name)
+        if entry is None and otherwise is not None and not name.startswith("_"):
+            entry = otherwise
+        if isinstance(entry, Gone):
+            raise entry.error(entry.message(f"{module}.{name}"))
+        raise AttributeError(f"module {module!r} has no attribute {name!r}")
+
+    return __getattr__
+
+
+__all__ = ["Gone", "Moved", "Relocation", "module_getattr", "moved_message", "warn_moved"]
