@@ -5,7 +5,6 @@ import pathlib
 import pickle
 import subprocess
 import sys
-import warnings
 
 import pytest
 
@@ -118,8 +117,7 @@ def test_legacy_dir_name_joins_root(clean_env, tmp_path):
 def test_new_name_beats_alias(clean_env, tmp_path):
     clean_env.setenv("GT_CACHE_ROOT", "/elsewhere")
     clean_env.setenv("GT4PY_BUILD_CACHE_DIR", str(tmp_path))
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
+    with pytest.warns(DeprecationWarning, match="wins"):
         assert config.get("build_cache_dir") == tmp_path
 
 

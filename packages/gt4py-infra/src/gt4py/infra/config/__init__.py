@@ -1,8 +1,9 @@
 """One typed settings registry for every gt4py package.
 
 Each setting has a name, a type, a default, a doc line and an environment variable
-(``GT4PY_*``); released cartesian's variable names are read as deprecated aliases. DSL
-packages register their own settings here. ``python -m gt4py.infra.config`` lists them all.
+(``GT4PY_*``); released gt4py's variable names are read as deprecated aliases, and those
+without an equivalent (``retired()``) fail or warn naming what to use instead. DSL packages
+register their own settings here. ``python -m gt4py.infra.config`` lists them all.
 
 ``register`` returns the setting's typed handle: read ``config.BUILD_JOBS.get()`` rather than
 ``config.get("build_jobs")``. The handles of infra's own settings are attributes of this module.
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import _released_variables  # noqa: F401  # registers released cartesian's retired names
 from ._cache_root import CacheRootError as CacheRootError, cache_root as cache_root
 from ._infra_settings import (
     BUILD_CACHE_DIR as BUILD_CACHE_DIR,
@@ -35,6 +37,7 @@ from ._registry import REGISTRY as _REGISTRY, Resolved as Resolved, Snapshot as 
 from ._setting import (
     ConfigError as ConfigError,
     LegacyAlias as LegacyAlias,
+    RetiredVariable as RetiredVariable,
     Setting as Setting,
     UnknownSettingError as UnknownSettingError,
 )
@@ -46,6 +49,8 @@ unset = _REGISTRY.unset
 overrides = _REGISTRY.overrides
 apply = _REGISTRY.apply
 register = _REGISTRY.register
+retire = _REGISTRY.retire
+retired = _REGISTRY.retired
 resolve = _REGISTRY.resolve
 names = _REGISTRY.names
 setting = _REGISTRY.setting
@@ -101,6 +106,7 @@ __all__ = [
     "ConfigError",
     "LegacyAlias",
     "Resolved",
+    "RetiredVariable",
     "Setting",
     "Snapshot",
     "UnknownSettingError",
@@ -112,6 +118,8 @@ __all__ = [
     "overrides",
     "register",
     "resolve",
+    "retire",
+    "retired",
     "set",
     "setting",
     "settings",

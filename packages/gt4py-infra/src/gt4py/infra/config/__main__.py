@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import warnings
 from importlib.metadata import entry_points
@@ -30,13 +31,18 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     _load_provider_settings()
     try:
-        with warnings.catch_warnings():  # unknown names are listed below, once
+        with warnings.catch_warnings():  # unknown and retired names are listed below, once
             warnings.simplefilter("ignore", UserWarning)
             rows = config.settings()
     except config.ConfigError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
     unknown = config.unknown_environment_variables()
+    ignored = [
+        variable.message(os.environ[variable.env])
+        for variable in config.retired()
+        if variable.env in os.environ
+    ]
     if args.json:
         payload = {
             "settings": [
@@ -50,6 +56,7 @@ def main(argv: list[str] | None = None) -> int:
                 for r in rows
             ],
             "unknown_environment_variables": unknown,
+            "ignored_released_variables": ignored,
         }
         print(json.dumps(payload, indent=2))
         return 0
@@ -60,6 +67,8 @@ def main(argv: list[str] | None = None) -> int:
     known = {r.setting.env for r in rows}
     for variable in unknown:
         print(f"warning: {describe_unknown(variable, known)}", file=sys.stderr)
+    for message in ignored:
+        print(f"warning: {message}", file=sys.stderr)
     return 0
 
 

@@ -107,6 +107,10 @@ BUILD_JOBS = REGISTRY.register(
         minimum=1,
         doc="number of parallel compilation jobs (default: CPUs in this process's affinity)",
         env="GT4PY_BUILD_JOBS",
+        hint=(
+            "released gt4py's GT4PY_BUILD_JOBS=0 (compile in the calling thread) is "
+            "GT4PY_BUILD_JOBS_MODE=serial"
+        ),
     )
 )
 BUILD_JOBS_MODE = REGISTRY.register(
@@ -125,7 +129,10 @@ CMAKE_BUILD_TYPE = REGISTRY.register(
         type=str,
         default="Release",
         choices=("Release", "Debug", "RelWithDebInfo", "MinSizeRel"),
-        doc="CMake build type of native extensions",
+        doc=(
+            "CMake build type of native extensions, both stacks (gtfn_cpu/gtfn_gpu read it when "
+            "first used); any case, released gt4py's spellings (debug, rel_with_deb_info) too"
+        ),
         env="GT4PY_CMAKE_BUILD_TYPE",
     )
 )

@@ -1,9 +1,14 @@
 """The process-wide settings registry: resolution order, overrides, snapshots.
 
 Resolution, highest first: a value set by code (``set``, ``overrides``, ``apply``), the
-setting's environment variable, its legacy aliases (with a ``DeprecationWarning``), its
-default. Environment values are re-read on every ``get`` (one dict lookup) and their parse is
-memoized on the raw text, so tests and users can change ``os.environ`` at any time.
+setting's environment variable, its legacy aliases (released gt4py's names, with a
+``DeprecationWarning``), its default. Environment values are re-read on every ``get`` (one dict
+lookup) and their parse is memoized on the raw text, so tests and users can change
+``os.environ`` at any time.
+
+Released variables that no setting reads any more are registered as :class:`RetiredVariable`;
+the first use of the config fails naming what to use instead (or warns, where ignoring them is
+harmless).
 """
 
 from __future__ import annotations
@@ -17,7 +22,14 @@ import warnings
 from collections.abc import Iterator, Mapping
 from typing import Any, Final, TypeVar
 
-from ._setting import ConfigError, Setting, UnknownSettingError, bind_registry, not_registered
+from ._setting import (
+    ConfigError,
+    RetiredVariable,
+    Setting,
+    UnknownSettingError,
+    bind_registry,
+    not_registered,
+)
 from ._unknown_variables import warn_about_unknown_variables
 
 
@@ -57,6 +69,8 @@ class _Registry:
         # Settings whose environment variables have not been checked yet: each is checked at
         # the first use of the config after its registration (see check_environment).
         self._unchecked: list[Setting[Any]] = []
+        self._retired: dict[str, RetiredVariable] = {}
+        self._unchecked_retired: list[RetiredVariable] = []
         self._unknown_checked = False
         self._needs_check = True  # one test on the hot path (get) instead of two
         self._lock = threading.RLock()
@@ -84,6 +98,22 @@ class _Registry:
             registered: Setting[_T] = self._settings[setting.name]
         return registered
 
+    def retire(self, *variables: RetiredVariable) -> None:
+        """Declare released environment variables that no setting reads (checked at next use)."""
+        with self._lock:
+            for variable in variables:
+                existing = self._retired.get(variable.env)
+                if existing is not None and existing != variable:
+                    raise ConfigError(f"variable {variable.env} is already declared retired")
+                if existing is None:
+                    self._retired[variable.env] = variable
+                    self._unchecked_retired.append(variable)
+                    self._needs_check = True
+
+    def retired(self) -> list[RetiredVariable]:
+        """The retired released variables, sorted by name."""
+        return [self._retired[name] for name in sorted(self._retired)]
+
     def holds(self, setting: Setting[Any]) -> bool:
         """Whether ``setting`` is the registered one of its name (a handle, not a look-alike)."""
         return self._settings.get(setting.name) is setting
@@ -100,12 +130,13 @@ class _Registry:
         return sorted(self._settings)
 
     def known_variables(self) -> set[str]:
-        """Every environment variable a registered setting reads (aliases included)."""
+        """Every environment variable a registered setting reads (aliases included), and the
+        retired released ones (they have their own message)."""
         return {
             env
             for setting in self._settings.values()
             for env in (setting.env, *(alias.env for alias in setting.aliases))
-        }
+        } | set(self._retired)
 
     # -- checking the environment ------------------------------------------------------------
     def check_environment(self) -> None:
@@ -114,14 +145,19 @@ class _Registry:
         Runs at the first use of the config and again at the next use after a package
         registered more settings, so a malformed ``GT4PY_*`` value fails early, naming the
         variable and what it accepts, whichever setting is read first. A setting stays
-        unchecked (and the next use raises again) until its variables parse. ``GT4PY_*``
-        variables that no setting reads get one warning per process (see
+        unchecked (and the next use raises again) until its variables parse. A setting's
+        variable set together with one of its deprecated aliases warns that it wins. A set
+        retired variable raises (again at every use, until it is unset) or warns once.
+        ``GT4PY_*`` variables that no setting reads get one warning per process (see
         ``_unknown_variables``).
         """
         with self._lock:
             while self._unchecked:
                 self._check_variables(self._unchecked[0])
                 self._unchecked.pop(0)
+            while self._unchecked_retired:
+                self._check_retired(self._unchecked_retired[0])
+                self._unchecked_retired.pop(0)
             if not self._unknown_checked:
                 self._unknown_checked = True
                 warn_about_unknown_variables(self.known_variables())
@@ -132,9 +168,26 @@ class _Registry:
         if raw is not None:
             self._parse_memo(setting, raw, setting.env, f"env {setting.env}")
         for alias in setting.aliases:
-            raw = alias.read(os.environ)
+            alias_raw = alias.read(os.environ)
+            if alias_raw is None:
+                continue
+            self._parse_memo(setting, alias_raw, alias.env, f"env {alias.env} (deprecated alias)")
             if raw is not None:
-                self._parse_memo(setting, raw, alias.env, f"env {alias.env} (deprecated alias)")
+                warnings.warn(
+                    f"environment variables {setting.env} and {alias.env} (its deprecated "
+                    f"released name) are both set: {setting.env}={raw!r} wins, "
+                    f"{alias.env} is ignored; unset {alias.env}",
+                    DeprecationWarning,
+                    stacklevel=5,
+                )
+
+    def _check_retired(self, variable: RetiredVariable) -> None:
+        raw = os.environ.get(variable.env)
+        if raw is None:
+            return
+        if variable.is_fatal(raw):
+            raise ConfigError(variable.message(raw))
+        warnings.warn(variable.message(raw), UserWarning, stacklevel=5)
 
     # -- reading -----------------------------------------------------------------------------
     def get(self, name: str) -> Any:

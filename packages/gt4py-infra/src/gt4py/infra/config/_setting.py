@@ -32,7 +32,8 @@ class UnknownSettingError(ConfigError, KeyError):
 
 @dataclasses.dataclass(frozen=True)
 class LegacyAlias:
-    """An old environment variable still read for a setting, with a ``DeprecationWarning``.
+    """A released environment variable still read for a setting, with a ``DeprecationWarning``
+    naming the setting's variable (which wins, with a warning, when both are set).
 
     ``convert`` turns the old variable's text (and the whole environment, for variables that
     only make sense together, like ``GT_CACHE_ROOT`` + ``GT_CACHE_DIR_NAME``) into the text the
@@ -50,12 +51,47 @@ class LegacyAlias:
 
 
 @dataclasses.dataclass(frozen=True)
+class RetiredVariable:
+    """An environment variable of released gt4py that no setting reads any more.
+
+    Set in the environment, it fails the first use of the config with a :class:`ConfigError`
+    naming what to use instead, or, where ignoring it cannot change results (``fatal=False``,
+    or its value is one of ``same_as_ours``: what gt4py does anyway), it only warns.
+    ``released`` says what it did, ``instead`` what to do now (both end up in the message).
+    """
+
+    env: str
+    released: str
+    instead: str
+    fatal: bool = True
+    same_as_ours: tuple[str, ...] = ()
+
+    def is_fatal(self, raw: str) -> bool:
+        return self.fatal and raw.strip().lower() not in self.same_as_ours
+
+    def message(self, raw: str) -> str:
+        if self.is_fatal(raw):
+            return (
+                f"environment variable {self.env}={raw!r} was read by released gt4py "
+                f"({self.released}) and has no equivalent here: {self.instead}; unset it"
+            )
+        return (
+            f"environment variable {self.env} was read by released gt4py ({self.released}) "
+            f"and is ignored here: {self.instead}"
+        )
+
+
+@dataclasses.dataclass(frozen=True)
 class Setting(Generic[T]):
     """A typed, documented setting read from ``env`` (then ``aliases``) or its default.
 
     ``type`` is one of ``bool``, ``int``, ``float``, ``str`` or ``pathlib.Path``. ``choices``
-    restricts the accepted values; ``optional`` lets the empty string mean ``None``; a callable
-    ``default`` is evaluated when the value is first needed (e.g. the CPU count).
+    restricts the accepted values (text choices match ignoring case, ``_`` and ``-``, so
+    released gt4py's ``debug`` or ``REL_WITH_DEB_INFO`` are ``Debug`` and ``RelWithDebInfo``);
+    ``optional`` lets the empty string mean ``None``; a callable ``default`` is evaluated when
+    the value is first needed (e.g. the CPU count). ``env_text`` rewrites environment text
+    before it is parsed (released gt4py's spellings of a value); ``hint`` is appended to every
+    error about a bad value (e.g. what a released value is called now).
 
     The object ``config.register`` returns is the setting's typed handle: a module keeps it
     (``ENABLE_JIT = config.register(Setting(...))``) and reads ``ENABLE_JIT.get()`` instead
@@ -72,6 +108,8 @@ class Setting(Generic[T]):
     choices: tuple[T, ...] | None = None
     optional: bool = False
     minimum: int | float | None = None
+    env_text: Callable[[str], str] | None = None
+    hint: str = ""
 
     def __post_init__(self) -> None:
         if self.type not in _PARSERS:
@@ -102,7 +140,7 @@ class Setting(Generic[T]):
 
     def parse(self, text: str, *, source: str) -> Any:
         """Parse environment text; ``source`` names the variable for the error message."""
-        stripped = text.strip()
+        stripped = (self.env_text(text) if self.env_text is not None else text).strip()
         if self.optional and stripped == "":
             return None
         try:
@@ -110,7 +148,7 @@ class Setting(Generic[T]):
         except ValueError:
             raise ConfigError(
                 f"{source}={text!r} is not a valid {self._describe_type()} "
-                f"for gt4py setting '{self.name}' ({self.doc})"
+                f"for gt4py setting '{self.name}' ({self.doc}){self._hint()}"
             ) from None
         return self.validate(value, source=source)
 
@@ -130,16 +168,29 @@ class Setting(Generic[T]):
                 f"got {value!r} of type {type(value).__name__}"
             )
         if self.choices is not None and value not in self.choices:
-            raise ConfigError(
-                f"{source}={value!r} is not allowed for gt4py setting '{self.name}'; "
-                f"choose one of: {', '.join(map(str, self.choices))}"
-            )
+            value = self._choice_spelled(value)
+            if value not in self.choices:
+                raise ConfigError(
+                    f"{source}={value!r} is not allowed for gt4py setting '{self.name}'; "
+                    f"choose one of: {', '.join(map(str, self.choices))}{self._hint()}"
+                )
         if self.minimum is not None and cast(float, value) < self.minimum:
             raise ConfigError(
                 f"{source}={value!r} is too small for gt4py setting '{self.name}' "
-                f"(minimum {self.minimum})"
+                f"(minimum {self.minimum}){self._hint()}"
             )
         return value
+
+    def _choice_spelled(self, value: Any) -> Any:
+        """The choice ``value`` spells ignoring case, ``_`` and ``-`` (else ``value``)."""
+        if not isinstance(value, str):
+            return value
+        assert self.choices is not None
+        folded = _fold(value)
+        return next((c for c in self.choices if isinstance(c, str) and _fold(c) == folded), value)
+
+    def _hint(self) -> str:
+        return f"; {self.hint}" if self.hint else ""
 
     def _describe_type(self) -> str:
         if self.choices is not None:
@@ -176,6 +227,10 @@ def not_registered(setting: Setting[Any]) -> UnknownSettingError:
         f"gt4py setting {setting.name!r} was not registered: read settings through the "
         "handle config.register(Setting(...)) returns"
     )
+
+
+def _fold(text: str) -> str:
+    return text.lower().replace("_", "").replace("-", "")
 
 
 def _parse_bool(text: str) -> bool:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 import pathlib
 from collections.abc import Callable, Mapping
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from ... import ir
 from .. import _compiled_backend, _pipeline
@@ -45,12 +45,24 @@ def import_cupy() -> Any:
     return cupy
 
 
+BuildType = Literal["Release", "Debug", "RelWithDebInfo", "MinSizeRel"]
+
+
+def configured_build_type() -> BuildType:
+    """The ``cmake_build_type`` setting (``GT4PY_CMAKE_BUILD_TYPE``), read when a config is made."""
+    from gt4py.infra import config
+
+    return cast(BuildType, config.CMAKE_BUILD_TYPE.get())
+
+
 @dataclasses.dataclass(frozen=True)
 class GTFNConfig:
-    """Settings every gtfn step agrees on."""
+    """Settings every gtfn step agrees on. ``build_type`` defaults to the ``cmake_build_type``
+    setting when the config is made (the stock ``gtfn_cpu``/``gtfn_gpu``: at their first use);
+    it is part of the native build's key."""
 
     device: Literal["cpu", "gpu"] = "cpu"
-    build_type: Literal["Release", "Debug", "RelWithDebInfo", "MinSizeRel"] = "Release"
+    build_type: BuildType = dataclasses.field(default_factory=configured_build_type)
     cached_translation: bool = True
 
     def __post_init__(self) -> None:
