@@ -187,6 +187,7 @@ def _reference(case: Case, inputs: list[np.ndarray], e2v: np.ndarray) -> np.ndar
         return _NUMPY_REDUCTIONS[case.row.dsl_names[0]](inputs[0][e2v], axis=1)
     namespace: dict[str, Any] = {n: getattr(np, n, None) for n in vocabulary.DSL_BUILTINS}
     namespace["gamma"] = np.vectorize(math.gamma)  # the C library's, through Python
+    namespace["neg"] = np.negative  # the DSL name of unary minus (released gtx.neg)
     namespace.update(zip("abc", inputs, strict=False))
     return np.asarray(eval(case.spelling, namespace))
 

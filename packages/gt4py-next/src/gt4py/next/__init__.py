@@ -16,7 +16,12 @@ from gt4py.infra.definitions import (
     is_scalar_type as is_scalar_type,
 )
 
-from . import common as common, errors as errors, experimental as experimental
+from . import (
+    common as common,
+    errors as errors,
+    experimental as experimental,
+    ffront as ffront,
+)
 from ._backend import (
     Backend as Backend,
     CompiledBackend as CompiledBackend,
@@ -25,6 +30,7 @@ from ._backend import (
     lazy_embedded_backend as _lazy_embedded_backend,
     wait_for_compilation as wait_for_compilation,
 )
+from ._relocated import Gone as _Gone, module_getattr as _module_getattr
 from ._version import __version__ as __version__
 
 # Registers the compiled backends' settings (async_compilation, enable_jit, metrics) so that
@@ -37,6 +43,7 @@ from .backends._compile_all import (
     compile_all as compile_all,
 )
 from .common import (
+    CartesianConnectivity as CartesianConnectivity,
     Connectivity as Connectivity,
     Dimension as Dimension,
     DimensionKind as DimensionKind,
@@ -63,6 +70,7 @@ from .ffront.decorator import (
     scan_operator as scan_operator,
 )
 from .ffront.fbuiltins import (
+    IndexType as IndexType,
     abs as abs,
     arccos as arccos,
     arccosh as arccosh,
@@ -78,11 +86,13 @@ from .ffront.fbuiltins import (
     cos as cos,
     cosh as cosh,
     exp as exp,
+    float as float,
     float32 as float32,
     float64 as float64,
     floor as floor,
     fmod as fmod,
     gamma as gamma,
+    int as int,
     int8 as int8,
     int16 as int16,
     int32 as int32,
@@ -95,6 +105,7 @@ from .ffront.fbuiltins import (
     maximum as maximum,
     min_over as min_over,
     minimum as minimum,
+    neg as neg,
     neighbor_sum as neighbor_sum,
     power as power,
     sin as sin,
@@ -103,6 +114,7 @@ from .ffront.fbuiltins import (
     tan as tan,
     tanh as tanh,
     trunc as trunc,
+    tuple as tuple,
     uint8 as uint8,
     uint16 as uint16,
     uint32 as uint32,
@@ -111,7 +123,7 @@ from .ffront.fbuiltins import (
 )
 
 
-def __getattr__(name: str) -> Any:
+def _lazy(name: str) -> Any:
     # embedded_cupy / embedded_jax import their array library on first access
     backend = _lazy_embedded_backend(name)
     if backend is not None:
@@ -126,15 +138,55 @@ def __getattr__(name: str) -> Any:
         from gt4py.infra.definitions import DeviceType
 
         return DeviceType.CUDA if importlib.util.find_spec("cupy") is not None else None
-    if name == "typing":
+    if name in ("typing", "program_processors"):  # program_processors: released backend paths
         import importlib
 
-        return importlib.import_module(".typing", __name__)
+        return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+_STAGGERED = _Gone(
+    "separate Dimensions joined by an explicit FieldOffset or connectivity",
+    "staggered dimensions (half-integer Cartesian shifts such as I + 0.5) are not supported",
+)
+
+# Released top-level names without a counterpart here: each fails naming what to use instead.
+__getattr__ = _module_getattr(
+    __name__,
+    {
+        "FieldConstructor": _Gone(
+            "gtx.empty / zeros / ones / full / as_field with allocator=, aligned_index=, device=",
+            "fields are built by the constructor functions; there is no constructor class",
+        ),
+        "is_staggered": _STAGGERED,
+        "flip_staggered": _STAGGERED,
+        "as_non_staggered": _STAGGERED,
+        "iterator": _Gone(
+            "field_operator / program (their lowered form is gt4py.next.ir, the field-level IR)",
+            "there is no iterator IR, and no iterator-level embedded execution, here",
+        ),
+    },
+    fallback=_lazy,
+)
+
+_LAZY_NAMES = (
+    "CUPY_DEVICE_TYPE",
+    "gtfn_cpu",
+    "gtfn_gpu",
+    "itir_python",
+    "program_processors",
+    "typing",
+)
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY_NAMES})
+
+
 __all__ = [
+    "CUPY_DEVICE_TYPE",
     "Backend",
+    "CartesianConnectivity",
     "CompileAllError",
     "CompileProgress",
     "CompileReport",
@@ -150,6 +202,7 @@ __all__ = [
     "Field",
     "FieldOffset",
     "GridType",
+    "IndexType",
     "UnitRange",
     "__version__",
     "abs",
@@ -177,12 +230,17 @@ __all__ = [
     "exp",
     "field_operator",
     "experimental",
+    "ffront",
+    "float",
     "float32",
     "float64",
     "floor",
     "fmod",
     "full",
     "gamma",
+    "gtfn_cpu",
+    "gtfn_gpu",
+    "int",
     "int8",
     "int16",
     "int32",
@@ -191,15 +249,18 @@ __all__ = [
     "isfinite",
     "isinf",
     "isnan",
+    "itir_python",
     "log",
     "max_over",
     "maximum",
     "min_over",
     "minimum",
+    "neg",
     "neighbor_sum",
     "ones",
     "power",
     "program",
+    "program_processors",
     "scan_operator",
     "sin",
     "sinh",
@@ -207,6 +268,8 @@ __all__ = [
     "tan",
     "tanh",
     "trunc",
+    "tuple",
+    "typing",
     "uint8",
     "uint16",
     "uint32",

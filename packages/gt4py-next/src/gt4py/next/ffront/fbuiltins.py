@@ -12,8 +12,15 @@ so that it can be imported and pickled by name.
 
 from __future__ import annotations
 
+# Python's types, re-exported as released gt4py does (gtx.float is float, gtx.int is int, ...)
+from builtins import (
+    bool as bool,
+    float as float,
+    int as int,
+    tuple as tuple,
+)
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Any, Final, TypeAlias
 
 import numpy as np
 
@@ -23,6 +30,7 @@ from .. import _builtin_vocabulary as vocabulary
 from .._dimensions import Dimension, DimensionKind, Dims, GridType
 from .._field import Field, scalar_dtype
 from .._offsets import FieldOffset
+from .._relocated import Gone, module_getattr
 from .._scalar_types import (
     bool_,
     float32,
@@ -172,10 +180,16 @@ UNARY_MATH_FP_BUILTIN_NAMES: Final = vocabulary.dsl_names(_Kind.UNARY_MATH, resu
 UNARY_MATH_FP_PREDICATE_BUILTIN_NAMES: Final = vocabulary.dsl_names(
     _Kind.UNARY_MATH, result=_Result.BOOL
 )
-UNARY_MATH_NUMBER_BUILTIN_NAMES: Final = vocabulary.dsl_names(_Kind.UNARY_MATH, result=_Result.SAME)
+_ARITHMETIC_NAMES: Final = vocabulary.dsl_names(_Kind.ARITHMETIC)
+UNARY_MATH_NUMBER_BUILTIN_NAMES: Final = (
+    *vocabulary.dsl_names(_Kind.UNARY_MATH, result=_Result.SAME),
+    # neg(x), unary `-`
+    *(name for name in _ARITHMETIC_NAMES if vocabulary.DSL_BUILTINS[name].arity == 1),
+)
 BINARY_MATH_NUMBER_BUILTIN_NAMES: Final = (
     *vocabulary.dsl_names(_Kind.BINARY_MATH),
-    *vocabulary.dsl_names(_Kind.ARITHMETIC),  # power(a, b), the `**` operator
+    # power(a, b), the `**` operator
+    *(name for name in _ARITHMETIC_NAMES if vocabulary.DSL_BUILTINS[name].arity == 2),
 )
 
 sin = _from_vocabulary("sin")
@@ -202,6 +216,7 @@ isfinite = _from_vocabulary("isfinite")
 isinf = _from_vocabulary("isinf")
 isnan = _from_vocabulary("isnan")
 abs = _from_vocabulary("abs")
+neg = _from_vocabulary("neg")
 
 MATH_BUILTIN_NAMES: Final = (
     *UNARY_MATH_FP_BUILTIN_NAMES,
@@ -237,6 +252,33 @@ TYPE_BUILTINS: Final = {
     "float64": float64,
 }
 
+#: Python's types as released gt4py lists them (``gtx.float`` is Python's ``float``): in
+#: annotations ``float`` is float64, ``int`` int64, ``bool`` bool, ``tuple[...]`` a tuple.
+PYTHON_TYPE_BUILTINS: Final = (bool, int, float, tuple)
+PYTHON_TYPE_BUILTIN_NAMES: Final = tuple(t.__name__ for t in PYTHON_TYPE_BUILTINS)
+
+#: The integer type of indices (``as_offset`` offsets, neighbour tables), as released names it.
+IndexType: TypeAlias = int32
+TYPE_ALIAS_NAMES: Final = ("IndexType",)
+
+__getattr__ = module_getattr(
+    __name__,
+    {
+        "BUILTIN_NAMES": Gone(
+            "the keys of fbuiltins.BUILTINS (functions) and fbuiltins.TYPE_BUILTINS (dtypes)",
+            "released gt4py's list of every builtin name is two tables here",
+        ),
+        "WhereBuiltinFunction": Gone(
+            "fbuiltins.BuiltInFunction (fbuiltins.where is one)",
+            "there is one class of builtins here",
+        ),
+        "is_cartesian_offset": Gone(
+            "offset.source and offset.target of the FieldOffset",
+            "released gt4py's frontend helper is not part of this implementation",
+        ),
+    },
+)
+
 __all__ = [
     "BUILTINS",
     "TYPE_BUILTINS",
@@ -247,6 +289,15 @@ __all__ = [
     "Field",
     "FieldOffset",
     "GridType",
+    "IndexType",
+    "PYTHON_TYPE_BUILTINS",
+    "PYTHON_TYPE_BUILTIN_NAMES",
+    "TYPE_ALIAS_NAMES",
+    # Python's types (released gt4py re-exports them)
+    "bool",
+    "float",
+    "int",
+    "tuple",
     # scalar types
     "bool_",
     "float32",
