@@ -132,7 +132,8 @@ GOLDEN = {
     """,
     sum_and_difference: """
         program sum_and_difference(a: field[I, J] float64, b: field[I, J] float64, out_sum: field[I, J] float64, out_difference: field[I, J] float64) {
-          (out_sum, out_difference) <- apply[I: bound<lo>(out_sum, I) .. bound<hi>(out_sum, I), J: bound<lo>(out_sum, J) .. bound<hi>(out_sum, J)](plus($a, $b), minus($a, $b));
+          out_sum <- apply[I: bound<lo>(out_sum, I) .. bound<hi>(out_sum, I), J: bound<lo>(out_sum, J) .. bound<hi>(out_sum, J)](plus($a, $b));
+          out_difference <- apply[I: bound<lo>(out_difference, I) .. bound<hi>(out_difference, I), J: bound<lo>(out_difference, J) .. bound<hi>(out_difference, J)](minus($a, $b));
         }
     """,
     interior_copy: """

@@ -23,7 +23,7 @@ class VariantKey:
 
     arguments: tuple[Any, ...]  # frontend types of the arguments (a direct call: then ``out``)
     static: tuple[tuple[str, Any], ...] = ()
-    domain_dims: tuple[str, ...] | None = None
+    domain_dims: tuple[str, ...] | tuple[tuple[str, ...], ...] | None = None
     offset_provider: tuple[tuple[str, int], ...] = ()
     # ``static_domains``: per flattened field argument its (dim, start, stop) bounds
     domains: tuple[tuple[str, tuple[tuple[str, int, int], ...]], ...] = ()
@@ -36,7 +36,7 @@ class VariantKey:
         ]
         text = f"({', '.join(parts)})"
         if self.domain_dims is not None:
-            text += f" domain over ({', '.join(self.domain_dims)})"
+            text += f" domain over {_dims_text(self.domain_dims)}"
         if self.offset_provider:
             text += f" offset_provider {{{', '.join(n for n, _ in self.offset_provider)}}}"
         if self.domains:
@@ -49,6 +49,12 @@ class VariantKey:
     def label(self, names: list[str]) -> str:
         """A short directory name for the variant's dumps, the same in every process."""
         return "variant-" + hashlib.sha1(self.describe(names).encode()).hexdigest()[:10]
+
+
+def _dims_text(domain_dims: Any) -> str:
+    if domain_dims and not isinstance(domain_dims[0], str):  # one domain per output
+        return ", ".join(_dims_text(dims) for dims in domain_dims)
+    return f"({', '.join(domain_dims)})"
 
 
 def static_value(name: str, value: Any, declared: Any) -> Any:
@@ -94,9 +100,29 @@ def provider_key(offset_provider: Any) -> tuple[tuple[str, int], ...]:
 
 
 def domain_bounds(domain: Any) -> tuple[Any, tuple[int, ...]]:
-    """The dims of an explicit ``domain=`` and its bounds as flat (start, stop) arguments."""
+    """The dims of an explicit ``domain=`` and its bounds as flat (start, stop) arguments.
+
+    One domain (a dict or a ``Domain``) gives a tuple of dim names; one domain per output (a
+    tuple of them, nested like ``out``) gives a tuple of such tuples, in flattened output
+    order (``lower_operator_call`` takes both)."""
     if domain is None:
         return None, ()
+    if isinstance(domain, tuple):
+        flat = list(_flat_domains(domain))
+        parts = [_one_domain_bounds(d) for d in flat]
+        return tuple(dims for dims, _ in parts), tuple(v for _, b in parts for v in b)
+    return _one_domain_bounds(domain)
+
+
+def _flat_domains(domain: tuple[Any, ...]) -> Any:
+    for item in domain:
+        if isinstance(item, tuple):
+            yield from _flat_domains(item)
+        else:
+            yield item
+
+
+def _one_domain_bounds(domain: Any) -> tuple[tuple[str, ...], tuple[int, ...]]:
     if isinstance(domain, dict):
         dims = tuple(d.value for d in domain)
         values: list[int] = []
@@ -110,7 +136,26 @@ def domain_bounds(domain: Any) -> tuple[Any, tuple[int, ...]]:
     return dims, tuple(int(v) for r in domain.ranges for v in (r.start, r.stop))
 
 
-__all__ = ["VariantKey", "bind_static", "domain_bounds", "provider_key", "static_value"]
+def domain_arity(domain_dims: Any) -> int:
+    """How many dims the ``domain_dims`` of :func:`domain_bounds` has in all (each one is a
+    (start, stop) pair of call arguments)."""
+    if not domain_dims:
+        return 0
+    if isinstance(domain_dims[0], str):
+        return len(domain_dims)
+    return sum(len(dims) for dims in domain_dims)
+
+
+__all__ = [
+    "VariantKey",
+    "bind_static",
+    "bind_static_domains",
+    "domain_arity",
+    "domain_bounds",
+    "field_domains",
+    "provider_key",
+    "static_value",
+]
 
 
 def field_domains(names: list[str], args: tuple[Any, ...]) -> tuple[Any, ...]:

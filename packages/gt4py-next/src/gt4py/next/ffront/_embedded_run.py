@@ -116,7 +116,10 @@ def assign(out: Any, value: Any, domain: Any) -> None:
             raise TypeError(
                 f"the operator returns {_describe(value)} but 'out' is a tuple of {len(out)}"
             )
-        domains = domain if isinstance(domain, tuple) else (domain,) * len(out)
+        if isinstance(domain, tuple):
+            domains = domain
+        else:  # one domain for all outputs: each takes the dims it has (as compiled backends)
+            domains = tuple(_restricted(domain, o) for o in out)
         for o, v, d in zip(out, value, domains, strict=True):
             assign(o, v, d)
         return
@@ -125,6 +128,18 @@ def assign(out: Any, value: Any, domain: Any) -> None:
     if isinstance(value, tuple):
         raise TypeError(f"the operator returns a tuple of {len(value)} but 'out' is one field")
     out[out.domain if domain is None else as_domain(domain)] = value
+
+
+def _restricted(domain: Any, out: Any) -> Any:
+    """A domain shared by the outputs of a tuple, cut to the dims ``out`` has (a nested
+    ``out`` keeps the whole domain: its own outputs cut it)."""
+    if domain is None or not is_field(out):
+        return domain
+    full = as_domain(domain)
+    kept = [(d, r) for d, r in zip(full.dims, full.ranges, strict=True) if d in out.domain.dims]
+    if len(kept) == len(full.dims):
+        return full
+    return Domain(dims=[d for d, _ in kept], ranges=[r for _, r in kept])
 
 
 def _leaves(domain: tuple[Any, ...]) -> list[Any]:

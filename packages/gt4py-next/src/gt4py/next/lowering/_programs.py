@@ -9,6 +9,7 @@ expressions over scalar parameters, or the bounds of ``out``).
 from __future__ import annotations
 
 import ast
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -78,12 +79,19 @@ def _finish(
 
 
 def lower_operator_call(
-    operator: Any, arg_types: list[Any], out_type: Any, domain_dims: list[str] | None
+    operator: Any,
+    arg_types: list[Any],
+    out_type: Any,
+    domain_dims: Sequence[str] | Sequence[Sequence[str]] | None,
 ) -> ir.Program:
     """The program of ``operator(*args, out=out, domain=...)`` for these argument types.
 
     Parameters: the operator's arguments, then ``__out`` (flattened for tuples), then, if a
-    domain is given, ``__domain_<dim>_start`` / ``_stop`` for each of ``domain_dims``.
+    domain is given, ``__domain_<dim>_start`` / ``_stop`` for each of ``domain_dims`` (one
+    domain for every output: each output takes the dims it has), or, for one domain per
+    output (``domain_dims`` a sequence of dim sequences, in output order),
+    ``__domain<i>_<dim>_start`` / ``_stop`` for each output ``i``. Without a domain each
+    output is written over its own bounds.
     """
     signature = operator.__gt_signature__
     context = LoweringContext()
@@ -92,26 +100,50 @@ def lower_operator_call(
     for (name, _), type_ in zip(signature.params, arg_types, strict=True):
         params.extend(flat_params(name, type_))
         args.append(param_value(name, type_))
-    out_params = flat_params("__out", out_type)
+    out_params = [_field_param(p) for p in flat_params("__out", out_type)]
     params.extend(out_params)
     outputs = [p.name for p in out_params]
-    first = out_params[0]
-    assert isinstance(first, ir.FieldParam)
-    if domain_dims is None:
-        domain = out_domain(first)
-    else:
-        unknown = [d for d in domain_dims if d not in first.dims]
-        if unknown:
-            raise LoweringError(f"domain= names {', '.join(unknown)}, which 'out' does not have")
-        given: dict[str, ir.Range] = {}
-        for dim in domain_dims:  # parameters in the order the caller gave the bounds
-            start, stop = f"__domain_{dim}_start", f"__domain_{dim}_stop"
-            params.append(ir.ScalarParam(name=start, dtype=INDEX_DTYPE))
-            params.append(ir.ScalarParam(name=stop, dtype=INDEX_DTYPE))
-            given[dim] = ir.Range(dim=dim, start=ir.SymRef(name=start), stop=ir.SymRef(name=stop))
-        domain = [given.get(r.dim, r) for r in out_domain(first)]
+    domains = [out_domain(p) for p in out_params]
+    if domain_dims is not None:
+        per_output = bool(domain_dims) and not isinstance(domain_dims[0], str)
+        if per_output and len(domain_dims) != len(outputs):
+            raise LoweringError(
+                f"domain= gives {len(domain_dims)} domains for {len(outputs)} outputs"
+            )
+        groups: list[list[str]] = (
+            [[str(d) for d in dims] for dims in domain_dims]
+            if per_output
+            else [[str(d) for d in domain_dims]]
+        )
+        given: list[dict[str, ir.Range]] = []
+        for i, dims in enumerate(groups):
+            known = {d for p in (out_params if not per_output else [out_params[i]]) for d in p.dims}
+            unknown = [d for d in dims if d not in known]
+            if unknown:
+                which = f"'out' element {i}" if per_output else "'out'"
+                raise LoweringError(
+                    f"domain= names {', '.join(unknown)}, which {which} does not have"
+                )
+            prefix = f"__domain{i}" if per_output else "__domain"
+            ranges: dict[str, ir.Range] = {}
+            for dim in dims:  # parameters in the order the caller gave the bounds
+                start, stop = f"{prefix}_{dim}_start", f"{prefix}_{dim}_stop"
+                params.append(ir.ScalarParam(name=start, dtype=INDEX_DTYPE))
+                params.append(ir.ScalarParam(name=stop, dtype=INDEX_DTYPE))
+                ranges[dim] = ir.Range(
+                    dim=dim, start=ir.SymRef(name=start), stop=ir.SymRef(name=stop)
+                )
+            given.append(ranges)
+        domains = [
+            [given[i if per_output else 0].get(r.dim, r) for r in domain]
+            for i, domain in enumerate(domains)
+        ]
+    if _is_scan(operator) and not (domain_dims is not None and per_output):
+        # a scan sweeps one domain for all its outputs: the first output's, as embedded does
+        domains = [domains[0]] * len(outputs)
     context.set_params(params)
-    statements = lower_call(context, operator, args, arg_types, outputs, domain)
+    statements = lower_call(context, operator, args, arg_types, outputs, domains[0])
+    statements = per_output_domains(statements, domains, operator)
     return _finish(operator.__name__, params, context, statements)
 
 
@@ -158,6 +190,15 @@ class _ProgramExpressions:
         raise LoweringError(f"'{ast.unparse(node)}' cannot be lowered in a program")
 
 
+def _field_param(param: ir.FieldParam | ir.ScalarParam) -> ir.FieldParam:
+    assert isinstance(param, ir.FieldParam)  # checked: 'out' is fields
+    return param
+
+
+def _is_scan(operator: Any) -> bool:
+    return bool(operator.__gt_signature__.definition.kind == "scan_operator")
+
+
 def _given_domain(node: ast.expr, expressions: _ProgramExpressions) -> dict[str, ir.Range]:
     """``{Dim: (start, stop), ...}`` of ``domain=`` as ranges by dimension name."""
     assert isinstance(node, ast.Dict)
@@ -197,10 +238,10 @@ def lower_program(program: Any) -> ir.Program:
         ]
         arg_types = [expressions.types[node] for node in call.arguments]
         outputs = _names(expressions.expr(call.out))
-        first = by_name[outputs[0]]
-        assert isinstance(first, ir.FieldParam)
-        domain = sliced(out_domain(first), list(call.out_slices))
-        domains = [domain] * len(outputs)
+        # each output over its own dims and bounds (the slices apply to each, checked alike)
+        domains = [
+            sliced(out_domain(_field_param(by_name[o])), list(call.out_slices)) for o in outputs
+        ]
         if call.domain is not None:
             nodes = domain_leaves(call.domain)
             if len(nodes) not in (1, len(outputs)):
@@ -210,8 +251,11 @@ def lower_program(program: Any) -> ir.Program:
             given = [_given_domain(n, expressions) for n in nodes]
             domains = [
                 [given[i if len(given) > 1 else 0].get(r.dim, r) for r in domain]
-                for i in range(len(outputs))
+                for i, domain in enumerate(domains)
             ]
+        if _is_scan(operator) and (call.domain is None or len(domain_leaves(call.domain)) == 1):
+            # a scan sweeps one domain for all its outputs: the first output's, as embedded
+            domains = [domains[0]] * len(outputs)
         statements = lower_call(context, operator, args, arg_types, outputs, domains[0])
         body.extend(per_output_domains(statements, domains, operator))
     return _finish(checked.name, params, context, body)

@@ -5,6 +5,9 @@
 - Each ``Apply`` is a loop nest over its domain in the order of the first output's
   dimensions (the last one innermost, which is contiguous in the default layout), the outer
   loops shared out by OpenMP when the domain has more points than ``parallel_threshold``.
+- Consecutive single-output ``Apply`` statements over the same dimensions (the outputs of a
+  tuple result, each over its own domain) run as one nest when their bounds agree at run
+  time, else one after the other (``_fusion``).
 - Each ``Scan`` loops over the other dimensions in parallel and over its axis sequentially,
   with the carries in local variables.
 - Neighbour tables are index arrays (``nb::ndarray<>`` + skip value); with a known column
@@ -25,6 +28,7 @@ from collections.abc import Mapping
 
 from ... import ir
 from .._table_layout import TableLayout
+from . import _fusion
 from ._cxx import CXX_TYPES, INCLUDES
 from ._expressions import ExpressionGenerator
 
@@ -86,7 +90,10 @@ class CppGenerator(ExpressionGenerator):
         # after each statement: stop at the first read outside a field (its code, see
         # `field_codes`); the statements after it would compute from a placeholder value
         stop = "  if (const int s = gt_status.load()) return s;"
-        body = "\n".join(f"{self._statement(s)}\n{stop}" for s in self.program.body)
+        # a tuple result split into per-output statements runs as one nest where the outputs'
+        # bounds agree at run time (`_fusion`)
+        items = _fusion.emit(self.program.body, self._statement, lambda e: self.expr(e, {}))
+        body = _fusion.assemble(items, stop)
         signature = ",\n    ".join(arguments)
         return (
             f"{PRELUDE}\n"
