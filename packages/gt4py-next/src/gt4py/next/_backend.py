@@ -127,7 +127,7 @@ def _user_stacklevel() -> int:
     return level
 
 
-def resolve_backend(backend: Any, what: str) -> Any:
+def resolve_backend(backend: Any, what: str) -> Backend:
     """``backend`` itself, except ``None``: released gt4py 1.2.x's spelling of embedded
     execution, which means ``gtx.embedded_numpy`` here with a DeprecationWarning (ADR 0025;
     type checkers reject it already, the hard TypeError comes in a later release)."""
@@ -140,7 +140,7 @@ def resolve_backend(backend: Any, what: str) -> Any:
             stacklevel=_user_stacklevel(),
         )
         return embedded_numpy
-    return backend
+    return backend  # type: ignore[no-any-return]  # checked by execution_mode
 
 
 def execution_mode(backend: object, what: str) -> ExecutionMode:

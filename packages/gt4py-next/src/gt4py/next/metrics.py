@@ -1,15 +1,20 @@
-"""Per-program metrics of compiled programs: call counts, compute time, compile time.
+"""Per-program metrics: call counts, compute time, compile time.
 
-Collected when ``GT4PY_COLLECT_METRICS_LEVEL`` (setting ``collect_metrics_level``) is above 0
-at the time a variant is made; with 0 (the default) variants run without any bookkeeping. At
-exit the metrics go to the JSON file ``GT4PY_DUMP_METRICS_AT_EXIT`` names, or else as a table
-to stderr. ``program_metrics()`` returns them in Python.
+Collected when ``GT4PY_COLLECT_METRICS_LEVEL`` (setting ``collect_metrics_level``) is above 0:
+for a compiled program when the setting is on at the time a variant is made (with 0, the
+default, variants run without any bookkeeping), all its variants on all compiled backends in
+one row under the program's name; for a program run on an embedded backend, each call made
+while the setting is on, in a row of its own, ``<program>[<backend>]`` (e.g.
+``copy[embedded_numpy]``), its compute time the whole embedded execution. At exit the metrics
+go to the JSON file ``GT4PY_DUMP_METRICS_AT_EXIT`` names, or else as a table to stderr.
+``program_metrics()`` returns them in Python.
 """
 
 from __future__ import annotations
 
 import atexit
 import dataclasses
+import datetime
 import json
 import pathlib
 import sys
@@ -19,6 +24,19 @@ from typing import Any
 from gt4py.infra import config
 
 
+_FLAG_ON = frozenset({"1", "true", "on", "yes"})
+_FLAG_OFF = frozenset({"0", "false", "off", "no"})
+
+
+def _dump_file_text(text: str) -> str:
+    """Released gt4py's forms of ``GT4PY_DUMP_METRICS_AT_EXIT``: a path, or a flag: on means
+    ``gt4py_metrics_<YYYYmmdd_HHMMSS>.json`` in the working directory, off means unset."""
+    flag = text.strip().lower()
+    if flag in _FLAG_ON:
+        return f"gt4py_metrics_{datetime.datetime.now().strftime('%Y%m%d_%H%M%S')}.json"
+    return "" if flag in _FLAG_OFF else text
+
+
 # Registered here, beside what they steer (gt4py.next.backends._settings lists them too).
 COLLECT_METRICS_LEVEL = config.register(
     config.Setting(
@@ -26,7 +44,7 @@ COLLECT_METRICS_LEVEL = config.register(
         type=int,
         default=0,
         minimum=0,
-        doc="above 0: count calls and time them per compiled program (gt4py.next.metrics)",
+        doc="above 0: count calls and time them per program (gt4py.next.metrics)",
         env="GT4PY_COLLECT_METRICS_LEVEL",
     )
 )
@@ -36,8 +54,12 @@ DUMP_METRICS_AT_EXIT: config.Setting[pathlib.Path | None] = config.register(
         type=pathlib.Path,
         default=None,
         optional=True,
-        doc="JSON file the collected metrics are written to at exit (unset: a table on stderr)",
+        doc=(
+            "JSON file the collected metrics are written to at exit (unset: a table on stderr); "
+            "1/true/on: gt4py_metrics_<date>_<time>.json here, 0/false/off: unset"
+        ),
         env="GT4PY_DUMP_METRICS_AT_EXIT",
+        env_text=_dump_file_text,
     )
 )
 
@@ -81,6 +103,16 @@ def metrics_for(program_name: str) -> ProgramMetrics:
             atexit.register(_dump_at_exit)
             _exit_hook_installed = True
         return record
+
+
+def embedded_key(program_name: str, backend_name: str) -> str:
+    """The row of the calls of ``program_name`` on the embedded backend ``backend_name``."""
+    return f"{program_name}[{backend_name}]"
+
+
+def record_embedded_call(program_name: str, backend_name: str, seconds: float) -> None:
+    """Count one call of ``program_name`` run on the embedded backend ``backend_name``."""
+    metrics_for(embedded_key(program_name, backend_name)).record_call(seconds)
 
 
 def program_metrics() -> dict[str, dict[str, Any]]:
@@ -137,9 +169,11 @@ __all__ = [
     "COLLECT_METRICS_LEVEL",
     "DUMP_METRICS_AT_EXIT",
     "dump",
+    "embedded_key",
     "level",
     "metrics_for",
     "program_metrics",
+    "record_embedded_call",
     "reset",
     "table",
 ]

@@ -28,7 +28,8 @@ from ._table_layout import TableLayout
 def argument_key(value: Any) -> Any:
     """What about an argument decides the compiled variant (not its values)."""
     if isinstance(value, NdArrayField):
-        return (value._domain.dims, value._data.dtype)
+        # the class too: a call stub is made per argument kind and checks the exact class
+        return (type(value), value._domain.dims, value._data.dtype)
     if isinstance(value, tuple):
         return tuple(argument_key(v) for v in value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):

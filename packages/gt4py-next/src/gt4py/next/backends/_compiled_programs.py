@@ -44,6 +44,7 @@ from ._variant_keys import (
     VariantKey,
     bind_static,
     bind_static_domains,
+    domain_arity,
     domain_bounds,
     field_domains,
     provider_key,
@@ -227,11 +228,20 @@ class ProgramPool:
         if not self._is_program:
             domain_dims, bounds = domain_bounds(domain)
             args = (*args, out, *bounds)
-        fast, variant = self._find(args, domain_dims, offset_provider)
+        # Arguments of kinds called before skip the argument check, as the last stub does:
+        # the stub's guards check them (a call they reject takes the general path).
+        fast = None
+        if len(args) - 2 * domain_arity(domain_dims) == len(self._names):
+            fast = self._fast_key(args, domain_dims, offset_provider)
+        variant = self._fast.get(fast)
+        if variant is None:
+            fast, variant = self._find(args, domain_dims, offset_provider)
         with _compiled_program_call_context(
             self, variant.key, given_args, given_kwargs, offset_provider or {}
         ):
-            self._run(fast, variant, args, domain_dims, offset_provider)
+            stub = self._stubs.get(fast)
+            if stub is None or not stub(args, offset_provider):
+                self._call_general(args, domain_dims, offset_provider)
 
     def _call_general(self, args: tuple[Any, ...], domain_dims: Any, offset_provider: Any) -> None:
         """A call the last stub did not take: find the variant by its fast key, then make the
@@ -244,24 +254,28 @@ class ProgramPool:
     ) -> tuple[Any, Variant]:
         """The fast key of a call and its variant (checks the arguments; compiles on a miss
         with JIT enabled)."""
-        given = len(args) - 2 * len(domain_dims or ())
+        given = len(args) - 2 * domain_arity(domain_dims)
         if given != len(self._names):
             raise TypeError(
                 f"{self.definition.__name__}() takes {len(self._names)} argument(s) "
                 f"({', '.join(self._names)}), got {given}"
             )
         check_call_arguments(self._callee, self._names, self._declared, args, scan=self._is_scan)
-        fast: Any = (
+        fast = self._fast_key(args, domain_dims, offset_provider)
+        variant = self._fast.get(fast)
+        if variant is None:
+            variant = self._lookup(fast, args, domain_dims, offset_provider)
+        return fast, variant
+
+    def _fast_key(self, args: tuple[Any, ...], domain_dims: Any, offset_provider: Any) -> Any:
+        """What the variant of a call is looked up by first (the kinds of its arguments)."""
+        return (
             tuple([arguments.argument_key(a) for a in args]),
             tuple([args[i] for i in self._static_indices]),
             domain_dims,
             provider_key(offset_provider),
             field_domains(self._ir_names, args) if self._static_domains else (),
         )
-        variant = self._fast.get(fast)
-        if variant is None:
-            variant = self._lookup(fast, args, domain_dims, offset_provider)
-        return fast, variant
 
     def _run(
         self,
@@ -470,7 +484,7 @@ class ProgramPool:
             program = bind_static(program, dict(key.static))
         if key.domains:
             program = bind_static_domains(program, key.domains)
-        bounds = [ts.ScalarType(np.dtype("int64"))] * (2 * len(key.domain_dims or ()))
+        bounds = [ts.ScalarType(np.dtype("int64"))] * (2 * domain_arity(key.domain_dims))
         return program, [*key.arguments, *bounds]
 
     def prepare(self, key: VariantKey, offset_provider: Any) -> _Prepared:
@@ -573,5 +587,5 @@ def _argument_names(program: ir.Program, is_program: bool, definition: Any) -> l
         return [p.name for p in definition.definition_stage.params]
     signature = definition.__gt_signature__
     names = [name for name, _ in signature.params] + ["__out"]
-    bounds = [p.name for p in program.params if p.name.startswith("__domain_")]
+    bounds = [p.name for p in program.params if p.name.startswith("__domain")]
     return names + bounds

@@ -66,23 +66,25 @@ def _describe(value: Any) -> str:
     return f"{value!r} ({type(value).__name__})"
 
 
+def _expected_field(declared: ts.FieldType) -> str:
+    dims = "" if declared.dims is None else f" over ({', '.join(d.value for d in declared.dims)})"
+    return f"a field{dims} of {declared.dtype}"
+
+
 def _mismatch(value: Any, declared: Any) -> str | None:
     """Why ``value`` does not fit ``declared`` (None: it fits)."""
     if isinstance(declared, ts.FieldType):
-        expected = "a field" + (
-            "" if declared.dims is None else f" over ({', '.join(d.value for d in declared.dims)})"
-        )
-        expected += f" of {declared.dtype}"
+        # the message is built only for a mismatch: this runs on every general-path call
         if not isinstance(value, NdArrayField):
             hint = " (wrap arrays with gtx.as_field(...))" if isinstance(value, np.ndarray) else ""
-            return f"must be {expected}, got {_describe(value)}{hint}"
+            return f"must be {_expected_field(declared)}, got {_describe(value)}{hint}"
         if not ts.same_field_dims(tuple(value._domain.dims), declared.dims) or (
             declared.dims is not None and len(value._domain.dims) != len(declared.dims)
         ):
-            return f"must be {expected}, got {_describe(value)}"
+            return f"must be {_expected_field(declared)}, got {_describe(value)}"
         if value._data.dtype != declared.dtype:
             return (
-                f"must be {expected}, got {_describe(value)} (convert it with "
+                f"must be {_expected_field(declared)}, got {_describe(value)} (convert it with "
                 f"gtx.astype or allocate it as {declared.dtype})"
             )
         return None

@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextvars
 import logging
 from collections.abc import Callable
-from typing import Any, Final, Self, Unpack, overload
+from typing import Any, Final, Self, TypeVar, Unpack, overload
 
 import numpy as np
 
@@ -26,6 +26,7 @@ from ._compilation_options import DEFAULT_OPTIONS, CompilationOptions, Compilati
 
 
 _UNSET: Final = object()
+_EntryT = TypeVar("_EntryT")
 #: where a compiled backend keeps the variant pools of a definition (in its ``__dict__``)
 COMPILED_POOLS_ATTRIBUTE: Final = "__gt_compiled_pools__"
 _log = logging.getLogger("gt4py.next.compile")
@@ -522,18 +523,18 @@ def _is_scalar_value(value: Any) -> bool:
     return isinstance(value, (bool, int, float, np.bool_, np.number))
 
 
-def _replace(entry: Any, what: str, changes: dict[str, Any]) -> Any:
+def _replace(entry: _EntryT, what: str, changes: dict[str, Any]) -> _EntryT:
     """A copy of ``entry`` with ``changes``, without the compiled variants of ``entry``: as in
     released gt4py, ``with_*`` gives a new object whose variants are its own (the variant pool
     reads the options, which may differ)."""
-    clone = object.__new__(type(entry))
+    clone: Any = object.__new__(type(entry))
     clone.__dict__.update(entry.__dict__)
     clone.__dict__.pop(COMPILED_POOLS_ATTRIBUTE, None)
     clone.__dict__.update(changes)
     if "backend" in changes:
         clone.backend = resolve_backend(changes["backend"], what)
         clone._mode = execution_mode(clone.backend, what)
-    return clone
+    return clone  # type: ignore[no-any-return]
 
 
 class _jit_for_this_call:

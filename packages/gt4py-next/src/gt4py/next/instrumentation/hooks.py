@@ -1,29 +1,25 @@
-"""Released gt4py's ``instrumentation.hooks`` by its old path: importable, no hooks yet.
+"""Released gt4py's ``instrumentation.hooks``: callbacks run around program calls.
 
-Released gt4py runs registered context managers around each program call
-(``program_call_context``, ...). This gt4py.next has no such hooks: the names raise an
-``AttributeError`` that says so.
+``program_call_context`` (every program call), ``embedded_program_call_context`` (a program's
+embedded execution), ``compiled_program_call_context`` (the call of a compiled variant) and
+``compile_variant_hook`` (a variant about to be compiled). Register a callback with
+``hook.register(callback, name=..., index=...)``, take it out with ``hook.remove(...)``; see
+:mod:`gt4py.next.instrumentation._hook_machinery` for the semantics.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-
-_RELEASED_HOOKS = frozenset(
-    {
-        "program_call_context",
-        "embedded_program_call_context",
-        "compiled_program_call_context",
-        "compile_variant_hook",
-    }
+from ._hook_machinery import (
+    compile_variant_hook as compile_variant_hook,
+    compiled_program_call_context as compiled_program_call_context,
+    embedded_program_call_context as embedded_program_call_context,
+    program_call_context as program_call_context,
 )
 
 
-def __getattr__(name: str) -> Any:
-    if name in _RELEASED_HOOKS:
-        raise AttributeError(
-            f"{__name__}.{name}: this gt4py.next has no program call hooks; time calls with "
-            "GT4PY_COLLECT_METRICS_LEVEL=1 and gt4py.next.metrics.program_metrics()"
-        )
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__all__ = [
+    "compile_variant_hook",
+    "compiled_program_call_context",
+    "embedded_program_call_context",
+    "program_call_context",
+]
