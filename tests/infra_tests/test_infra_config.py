@@ -117,8 +117,17 @@ def test_legacy_dir_name_joins_root(clean_env, tmp_path):
 def test_new_name_beats_alias(clean_env, tmp_path):
     clean_env.setenv("GT_CACHE_ROOT", "/elsewhere")
     clean_env.setenv("GT4PY_BUILD_CACHE_DIR", str(tmp_path))
-    with pytest.warns(DeprecationWarning, match="wins"):
-        assert config.get("build_cache_dir") == tmp_path
+    # the environment is checked once per process: a fresh one sees the warning
+    code = "from gt4py.infra import config; print(config.get('build_cache_dir'))"
+    result = subprocess.run(
+        [sys.executable, "-W", "always::DeprecationWarning", "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=dict(os.environ),
+    )
+    assert result.stdout.strip() == str(tmp_path)
+    assert "GT4PY_BUILD_CACHE_DIR" in result.stderr and "wins" in result.stderr
 
 
 def test_overrides_restore_and_beat_env(clean_env):
