@@ -87,14 +87,16 @@ def build(session: nox.Session) -> None:
 @nox.session(python=[str(PYTHON_312)] if PYTHON_312.exists() else ["3.12"])
 def compat(session: nox.Session) -> None:
     """icon4py 0.4.1 unchanged on this gt4py.next: install it, run every program on embedded,
-    gtfn_cpu and itir_python, compare (ICON4PY_PATH: an existing install; ICON4PY_RESULTS:
-    where reports go; posargs go to run_programs.py, e.g. `-- --modules diffusion`)."""
+    gtfn_cpu and itir_python, compare; then run the diffusion and dycore granules on embedded,
+    none, gtfn_cpu and itir_python and compare them (ICON4PY_PATH: an existing install;
+    ICON4PY_RESULTS: where reports go; ICON4PY_GRANULE_REFERENCE: released gt4py's granule
+    runs; posargs go to run_programs.py, e.g. `-- --modules diffusion`)."""
     _sync(session, "test")
     cache = pathlib.Path(session.cache_dir)
     site = pathlib.Path(os.environ.get("ICON4PY_PATH", cache / "icon4py-0.4.1"))
     results = pathlib.Path(os.environ.get("ICON4PY_RESULTS", cache / "icon4py-results"))
     python = str(pathlib.Path(session.virtualenv.location) / "bin" / "python")
-    if not (site / "icon4py").is_dir():
+    if not (site / "icon4py").is_dir() or not (site / "dace").is_dir():  # dace: granules
         session.run("bash", "compat/icon4py/install.sh", str(site), python, external=True)
     harness = REPO / "compat" / "icon4py"
     session.run(
@@ -108,6 +110,42 @@ def compat(session: nox.Session) -> None:
         "python", str(harness / "compare.py"), "--results", str(results),
         "--failures-out", str(results / "ours_failures.txt"),
     )  # fmt: skip
+    # The granules as icon4py's driver runs them (run_granules.py): diffusion and dycore on
+    # every backend, each compared to embedded field by field, every step (rtol 1e-10);
+    # ICON4PY_GRANULE_REFERENCE=DIR: released gt4py's gtfn_cpu runs, DIR/<granule>, as well.
+    granules = results / "granules"
+    reference = os.environ.get("ICON4PY_GRANULE_REFERENCE")
+    failed = []
+    for granule in ("diffusion", "dycore"):
+        for backend in ("embedded", "none", "gtfn_cpu", "itir_python"):
+            session.run(
+                "python", "-W", "ignore", str(harness / "run_granules.py"),
+                "--granule", granule, "--backend", backend, "--steps", "3",
+                "--out", str(granules / f"{granule}-{backend}"),
+                env={"PYTHONPATH": str(site)}, success_codes=[0, 1],
+            )  # fmt: skip
+        pairs = [
+            (f"{granule}-embedded", f"{granule}-{b}") for b in ("none", "gtfn_cpu", "itir_python")
+        ]
+        for a, b in pairs:
+            verdict = session.run(
+                "python", str(harness / "compare_granules.py"), "--quiet",
+                str(granules / a), str(granules / b), "--json", str(granules / f"{a}_vs_{b}.json"),
+                success_codes=[0, 1, 2], silent=True,
+            )  # fmt: skip
+            session.log(str(verdict).strip())
+            failed += [] if str(verdict).startswith("PASS") else [f"{a} vs {b}"]
+        if reference:
+            for b in ("embedded", "gtfn_cpu"):
+                verdict = session.run(
+                    "python", str(harness / "compare_granules.py"), "--quiet",
+                    str(pathlib.Path(reference) / granule), str(granules / f"{granule}-{b}"),
+                    success_codes=[0, 1, 2], silent=True,
+                )  # fmt: skip
+                session.log(str(verdict).strip())
+                failed += [] if str(verdict).startswith("PASS") else [f"released vs {b}"]
+    if failed:
+        session.error(f"granules disagree: {failed} (details: {granules}/*_vs_*.json)")
 
 
 # --- Release: one package at a time (independent versions, ADR 0021) -------------------------
