@@ -40,10 +40,11 @@
 #     the `benchmark` fixture; xarray, pandas, pooch, serialbox4py, cftime, netCDF4, zarr that
 #     icon4py.model.testing / .common import at module level).  zarr 3.0.x: 3.1+ needs numpy 2.
 #  4. pytest + platformdirs (pooch needs it) into the released venv.
-#  5. writes $WORK/harness/run_pytest.py (pytest launcher with import-time stand-ins, see its
-#     docstring: third-party uxarray; for OUR gt4py the names icon4py imports that we lack,
-#     each applied only when missing, each listed in pytest's header) and
-#     $WORK/harness/summarize.py.
+#  5. writes $WORK/harness/run_pytest.py (pytest launcher, see its docstring: import-time
+#     stand-ins for third-party uxarray / netCDF4 / zarr when not installed, listed in pytest's
+#     header; and a gap check of gt4py.next for the names icon4py imports at module level: a
+#     missing one is reported, never patched, and the launcher exits non-zero before pytest
+#     starts) and $WORK/harness/summarize.py.
 #
 # BACKEND is icon4py's --backend value (embedded, gtfn_cpu, or module:symbol of a gt4py
 # backend), optionally LABEL=VALUE to name the results folder.  Released gt4py 1.2.3 has no
@@ -124,7 +125,7 @@ print("\n".join(sorted(keep)))')"
 setup() {
     local mirror="${1:?usage: $0 setup MIRROR}"
     extract "$mirror"
-    if [[ ! -d "$WORK/site/icon4py" ]]; then
+    if [[ ! -d "$WORK/site/icon4py" || ! -d "$WORK/site/dace" ]]; then  # dace: since install.sh has it
         "$here/install.sh" "$WORK/site" "$OURS_PY"
     fi
     grep -q '^Version: 0.4.1$' "$WORK"/site/icon4py_testing-*.dist-info/METADATA || {
@@ -175,27 +176,29 @@ write_launcher() {
 """pytest launcher for icon4py 0.4.1's stencil tests, used for OUR gt4py.next and for released
 gt4py 1.2.3 alike (compat/icon4py/stencil_tests.sh).
 
-It installs, in this process only, stand-ins for names icon4py's test code imports at module
-level but never uses on the embedded / gtfn_cpu stencil-test paths.  Each stand-in is applied
-only if the real thing is missing / the behaviour is detected as failing, and the applied ones
-are printed in pytest's header ("icon4py compat stand-ins: ...").
+Before pytest starts, in this process only:
 
-* third-party (same for both gt4py's): uxarray / netCDF4 / zarr (IO only, used inside
-  functions of icon4py.model.common.io).
-* gt4py (only ours needs them; each is a GAP of our gt4py.next vs released 1.2.x; nothing
-  under /work/main/packages is edited):  see the numbered blocks below.
+* third-party (same for both gt4py's): stand-ins for uxarray / netCDF4 / zarr when they are
+  not installed (IO only, used inside functions of icon4py.model.common.io); the applied ones
+  are printed in pytest's header ("icon4py compat stand-ins: ...").
+* gt4py: a GAP CHECK, never a stand-in (gt4py is not patched here: a gap is the finding).
+  The numbered blocks below check names / behaviour of gt4py.next that icon4py imports or
+  evaluates at module level, which released 1.2.x has and our gt4py.next once lacked.  If any
+  check fails, the launcher prints every gap found (what is missing, where icon4py uses it,
+  the error) and exits with status 3 before pytest starts.  With no gap, pytest's header says
+  "gt4py gap check: no gap (N checks)".
 
-Without the gt4py ones not a single icon4py stencil test is collected on our gt4py: the
-conftest files import icon4py.model.testing.fixtures -> ...common.decomposition.definitions
--> ...common.states.utils (and driver.config -> grid/geometry, tracer advection, ...), the
-plugin icon4py.model.testing.pytest_hooks imports ...common.model_options, and
+Without those names not a single icon4py stencil test is collected: the conftest files import
+icon4py.model.testing.fixtures -> ...common.decomposition.definitions -> ...common.states.utils
+(and driver.config -> grid/geometry, tracer advection, ...), the plugin
+icon4py.model.testing.pytest_hooks imports ...common.model_options, and
 icon4py.model.testing.stencil_tests imports gt4py.next.instrumentation.{hooks,metrics}.
 
-ICON4PY_SHIM_ONLY=name1,name2 applies only the named stand-ins (to reproduce a gap); names:
-thirdparty, dace, dace_transformations, core_definitions, DimsT, generic_annotations,
-annotation_union, eve_StrEnum, instrumentation, backend_none, is_neighbor_table.
+ICON4PY_SHIM_ONLY=name1,name2 applies only the named third-party stand-ins; names: thirdparty
+(e.g. ICON4PY_SHIM_ONLY=none applies none).  The gap check always runs in full.
 """
 
+import importlib
 import os
 import sys
 import types
@@ -204,6 +207,8 @@ import typing
 _only = os.environ.get("ICON4PY_SHIM_ONLY")
 _enabled = (lambda n: True) if not _only else (lambda n: n in _only.split(","))
 applied = []
+gaps = []  # (what is missing, where icon4py uses it, the error)
+checks = 0
 
 
 def _stub(name, doc, **attrs):
@@ -222,6 +227,22 @@ def _missing(modname):
         return True
 
 
+def _check(what, where, fn):
+    """Run fn(); an exception, or a false result, records a gap.  Nothing is patched."""
+    global checks
+    checks += 1
+    try:
+        ok, err = fn(), None
+    except Exception as e:  # noqa: BLE001 - any failure is the gap
+        ok, err = False, f"{type(e).__name__}: {e}"
+    if not ok:
+        gaps.append((what, where, err or "missing"))
+
+
+def _imports(modname):
+    return lambda: importlib.import_module(modname) is not None
+
+
 # 0. third-party IO packages of icon4py-common[io], only used inside functions.
 if _enabled("thirdparty"):
     for _tp in ("uxarray", "netCDF4", "zarr"):
@@ -233,237 +254,86 @@ if _enabled("thirdparty"):
             _stub(_tp, f"{_tp} is not installed", __getattr__=_tp_getattr)
             applied.append(f"thirdparty: {_tp} (not installed; attributes raise)")
 
-# 1. `import dace` in icon4py/model/common/model_options.py:13 (DaCe itself; only `dace.SDFG`
-#    is touched, as the eagerly evaluated annotation of _dace_remove_access_node_copies).
-#    icon4py-common declares dace as a dependency; released gt4py has it, ours does not.
-if _enabled("dace") and _missing("dace"):
-    _stub("dace", "the DaCe package is not installed", SDFG=type("SDFG", (), {}))
-    applied.append("dace: module 'dace' (DaCe) with an empty class SDFG")
+# 1. (was: a stand-in module `dace`.)  DaCe 2.0.0a10 itself is now installed into the icon4py
+#    site by compat/icon4py/install.sh (model_options.py:13 does `import dace` at module level).
 
-# 2. `from gt4py.next.program_processors.runners.dace import transformations` in
-#    icon4py/model/common/model_options.py:16 (used only on dace paths: RemoveAccessNodeCopies,
-#    GT4PyAutoOptHook.TopLevelDataFlowStep).  Ours: runners/dace.py is a module, no submodule.
-_n = "gt4py.next.program_processors.runners.dace.transformations"
-if _enabled("dace_transformations") and _missing(_n):
-    def _no_dace(attr):
-        raise AttributeError(f"{_n}.{attr}: no dace backend in this gt4py.next")
-    _stub(_n, "no dace backend in this gt4py.next", __getattr__=_no_dace)
-    applied.append(f"dace_transformations: module {_n} (attributes raise)")
+# 2. `from gt4py.next.program_processors.runners.dace import transformations`: dace paths only.
+_check("module gt4py.next.program_processors.runners.dace.transformations",
+       "icon4py/model/common/model_options.py:16",
+       _imports("gt4py.next.program_processors.runners.dace.transformations"))
 
-# 3. `import gt4py._core.definitions as gt_coredefs` (ScalarT) in
-#    icon4py/model/common/states/model.py:14 and io/utils.py.  Ours has no gt4py._core.
-if _enabled("core_definitions") and _missing("gt4py._core.definitions"):
-    import gt4py
-    core = _stub("gt4py._core", "package gt4py._core does not exist in this gt4py")
-    core.__path__ = []
-    defs = _stub("gt4py._core.definitions", "ScalarT only", ScalarT=typing.TypeVar("ScalarT"))
-    core.definitions = defs
-    gt4py._core = core
-    applied.append("core_definitions: gt4py._core.definitions with ScalarT = TypeVar('ScalarT')")
+# 3. `import gt4py._core.definitions as gt_coredefs` (ScalarT).
+_check("module gt4py._core.definitions (ScalarT)",
+       "icon4py/model/common/states/model.py:14, io/utils.py",
+       lambda: hasattr(importlib.import_module("gt4py._core.definitions"), "ScalarT"))
 
 import gt4py.eve as _eve  # noqa: E402
 import gt4py.next as gtx  # noqa: E402
 import gt4py.next.common as gt_common  # noqa: E402
 
-# 4. `from gt4py.next.common import DimsT` in icon4py/model/common/states/utils.py:13
-if _enabled("DimsT") and not hasattr(gt_common, "DimsT"):
-    gt_common.DimsT = typing.TypeVar("DimsT", bound=gtx.Dims, covariant=True)
-    applied.append("DimsT: gt4py.next.common.DimsT = TypeVar('DimsT', bound=Dims, covariant=True)")
+# 4. `from gt4py.next.common import DimsT`
+_check("gt4py.next.common.DimsT", "icon4py/model/common/states/utils.py:13",
+       lambda: hasattr(gt_common, "DimsT"))
 
-
-def _fails(fn):
-    try:
-        fn()
-        return False
-    except TypeError:
-        return True
-
-
-# 5. Generic field annotations (all only in plain-Python annotations, never in programs):
-#    a) Field[TypeVar, T]:  states/utils.py:25  `GTXFieldType: TypeAlias = gtx.Field[DimsT, T]`
-#       ours: TypeError: the first argument of Field[...] must be Dims[...]
-#    b) Dims[TypeVar]:  states/model.py:65  `gtx.Field[gtx.Dims[gt_common.DimsT], ScalarT]`
-#       ours: TypeError: Dims[...] takes Dimension objects
-#    c) Dims[<class Dimension>]:  grid/geometry.py:915
-#       `gtx.Field[gtx.Dims[gtx.Dimension], state_utils.ScalarType]`
-#       ours: TypeError: Dims[...] takes Dimension objects, got <class '...Dimension'>
-#    d) generic alias subscripted with a PEP 695 type alias:  tracer_advection_horizontal.py:206
-#       `p_distv_bary_1: fa.EdgeKField[ta.anyfloat]` (type_alias.py:19
-#       `type anyfloat = gtx.float32 | gtx.float64`); ours: TypeError: anyfloat is not a dtype
-#       (gt4py/next/_field.py:30 scalar_dtype)
-#    Stand-in: these subscriptions give an inert placeholder object.
+# 5. Generic field annotations (plain-Python annotations only, never in programs).
 _T = typing.TypeVar("_T")
 _DT = getattr(gt_common, "DimsT", typing.TypeVar("_DimsT"))
 type _anyf = gtx.float32 | gtx.float64
-if _enabled("generic_annotations") and (
-    _fails(lambda: gtx.Field[_DT, _T])
-    or _fails(lambda: gtx.Dims[gtx.Dimension])
-    or _fails(lambda: gtx.Field[gtx.Dims[gtx.Dimension("_X")], _T][_anyf])
-):
-    from gt4py.next import _field as _gtx_field_mod
+_check("gtx.Field[DimsT, T] (a TypeVar as Field's dims)",
+       "states/utils.py:25 `GTXFieldType: TypeAlias = gtx.Field[DimsT, T]`",
+       lambda: gtx.Field[_DT, _T] is not None)
+_check("gtx.Dims[DimsT] (a TypeVar in Dims)",
+       "states/model.py:65 `gtx.Field[gtx.Dims[gt_common.DimsT], ScalarT]`",
+       lambda: gtx.Field[gtx.Dims[_DT], _T] is not None)
+_check("gtx.Dims[gtx.Dimension] (the class Dimension in Dims)",
+       "grid/geometry.py:915 `gtx.Field[gtx.Dims[gtx.Dimension], state_utils.ScalarType]`",
+       lambda: gtx.Dims[gtx.Dimension] is not None)
+_check("generic Field alias subscripted with a PEP 695 type alias",
+       "tracer_advection_horizontal.py:206 `fa.EdgeKField[ta.anyfloat]` (type_alias.py:19)",
+       lambda: gtx.Field[gtx.Dims[gtx.Dimension("_X")], _T][_anyf] is not None)
 
-    class _GenericAnnotationPlaceholder:
-        def __init__(self, what): self.what = what
-        def __getitem__(self, item): return self
-        def __or__(self, other): return _AnnotationUnion(self, other)
-        def __ror__(self, other): return _AnnotationUnion(other, self)
-        def __repr__(self): return f"<stand-in {self.what}>"
+# 6. a Field annotation in a union, evaluated eagerly as a dataclass annotation.
+_check("`Field[...] | None` (FieldAnnotation in a union)",
+       "icon4py/model/common/grid/states.py:210 `fa.CellField[float] | None`",
+       lambda: (gtx.Field[gtx.Dims[gtx.Dimension("_Y")], float] | None) is not None)
 
-    class _AnnotationUnion:
-        def __init__(self, *args): self.__args__ = args
-        def __or__(self, other): return _AnnotationUnion(*self.__args__, other)
-        def __ror__(self, other): return _AnnotationUnion(other, *self.__args__)
-        def __repr__(self): return " | ".join(map(repr, self.__args__))
+# 7. `eve.StrEnum` (class StandardStaticVariants(eve.StrEnum)), and 3 modules of ...common.
+_check("gt4py.eve.StrEnum", "icon4py/model/testing/stencil_tests.py:415",
+       lambda: hasattr(_eve, "StrEnum"))
 
-    def _generic_dims(x):
-        if isinstance(x, (typing.TypeVar, _GenericAnnotationPlaceholder)) or x is gtx.Dimension:
-            return True
-        return isinstance(x, tuple) and any(_generic_dims(e) for e in x)
+# 8. `from gt4py.next.instrumentation import hooks as gtx_hooks, metrics as gtx_metrics` at
+#    module level; driver/config.py:64 reads `gtx_metrics.ALL` at import.
+_check("modules gt4py.next.instrumentation.{hooks,metrics} (metrics.ALL)",
+       "icon4py/model/testing/stencil_tests.py:43, driver/config.py:64",
+       lambda: (importlib.import_module("gt4py.next.instrumentation.hooks") is not None
+                and hasattr(importlib.import_module("gt4py.next.instrumentation.metrics"),
+                            "ALL")))
 
-    def _alias_dtype(x):
-        return isinstance(x, (typing.TypeAliasType, types.UnionType))
+# 9. (was: a stand-in making backend=None mean gtx.embedded_numpy.)  Removed: backend=None
+#    (released gt4py's and icon4py's spelling of embedded, model_backends.BACKENDS["embedded"])
+#    is supported by this gt4py.next itself (DeprecationWarning, runs embedded).
 
-    _field_cgi = gtx.Field.__dict__["__class_getitem__"].__func__
-    _dims_cgi = gtx.Dims.__dict__["__class_getitem__"].__func__
-    _fa_getitem = _gtx_field_mod.FieldAnnotation.__getitem__
+# 10. `gt4py.next.common.is_neighbor_table(obj)` (Grid.size, reached by every StencilTest
+#     through the `grid` fixture; Grid.get_connectivity).
+_check("gt4py.next.common.is_neighbor_table",
+       "icon4py/model/common/grid/base.py:101,145, icon4py/model/testing/stencil_tests.py:372,381",
+       lambda: callable(getattr(gt_common, "is_neighbor_table", None)))
 
-    def _field_getitem(cls, params):
-        if isinstance(params, tuple) and len(params) == 2 and (
-            _generic_dims(params[0]) or _alias_dtype(params[1])
-        ):
-            return _GenericAnnotationPlaceholder(f"Field[{params!r}]")
-        return _field_cgi(cls, params)
-
-    def _dims_getitem(cls, dims):
-        if _generic_dims(dims):
-            return _GenericAnnotationPlaceholder(f"Dims[{dims!r}]")
-        return _dims_cgi(cls, dims)
-
-    def _fa_getitem_patched(self, dtype):
-        if _alias_dtype(dtype):
-            return _GenericAnnotationPlaceholder(f"{self!r}[{dtype!r}]")
-        return _fa_getitem(self, dtype)
-
-    gtx.Field.__class_getitem__ = classmethod(_field_getitem)
-    gtx.Dims.__class_getitem__ = classmethod(_dims_getitem)
-    _gtx_field_mod.FieldAnnotation.__getitem__ = _fa_getitem_patched
-    applied.append("generic_annotations: Field[TypeVar,T] / Dims[TypeVar or gtx.Dimension] / "
-                   "CellField[<PEP 695 type alias>] give an inert placeholder")
-
-# 6. `fa.CellField[float] | None` (a Field annotation in a union), e.g.
-#    icon4py/model/common/grid/states.py:210 (CellParams.cell_center_lat), evaluated eagerly as
-#    dataclass annotations.  Ours: TypeError: unsupported operand type(s) for |:
-#    'FieldAnnotation' and 'NoneType'.  Stand-in: `|` gives an inert union placeholder.
-if _enabled("annotation_union") and _fails(lambda: gtx.Field[gtx.Dims[gtx.Dimension("_Y")], float] | None):
-    from gt4py.next import _field as _gtx_field_mod
-
-    class _AnnotationUnion2:
-        def __init__(self, *args): self.__args__ = args
-        def __or__(self, other): return _AnnotationUnion2(*self.__args__, other)
-        def __ror__(self, other): return _AnnotationUnion2(other, *self.__args__)
-        def __repr__(self): return " | ".join(map(repr, self.__args__))
-
-    _FA = _gtx_field_mod.FieldAnnotation
-    _FA.__or__ = lambda self, other: _AnnotationUnion2(self, other)
-    _FA.__ror__ = lambda self, other: _AnnotationUnion2(other, self)
-    applied.append("annotation_union: FieldAnnotation.__or__/__ror__ give an inert placeholder")
-
-# 7. `eve.StrEnum` in icon4py/model/testing/stencil_tests.py:415
-#    (class StandardStaticVariants(eve.StrEnum)) and 3 modules of icon4py.model.common.
-#    Ours: AttributeError: module 'gt4py.eve' has no attribute 'StrEnum'.
-#    Stand-in: enum.StrEnum (same semantics: str subclass whose str() is the value).
-if _enabled("eve_StrEnum") and not hasattr(_eve, "StrEnum"):
-    import enum
-    _eve.StrEnum = enum.StrEnum
-    applied.append("eve_StrEnum: gt4py.eve.StrEnum = enum.StrEnum")
-
-# 8. `from gt4py.next.instrumentation import hooks as gtx_hooks, metrics as gtx_metrics` in
-#    icon4py/model/testing/stencil_tests.py:43 (module level); driver/config.py:64 reads
-#    `gtx_metrics.ALL` at import (level constants DISABLED=0 ... ALL=100 as in released).  Used only when benchmarking
-#    (gtx_metrics.is_any_level_enabled(), gtx_hooks.program_call_context.register,
-#    gtx_metrics.get_current_source_key(), gtx_metrics.sources); we run --benchmark-disable.
-if _enabled("instrumentation") and _missing("gt4py.next.instrumentation"):
-    inst = _stub("gt4py.next.instrumentation", "no instrumentation package in this gt4py.next")
-    inst.__path__ = []
-
-    def _inst_missing(attr):
-        raise AttributeError(f"stand-in gt4py.next.instrumentation: {attr} not available")
-
-    inst.hooks = _stub("gt4py.next.instrumentation.hooks", "empty", __getattr__=_inst_missing)
-    inst.metrics = _stub("gt4py.next.instrumentation.metrics", "is_any_level_enabled() only",
-                         is_any_level_enabled=lambda: False, __getattr__=_inst_missing,
-                         DISABLED=0, MINIMAL=1, PERFORMANCE=10, INFO=30, VERBOSE=50, ALL=100)
-    applied.append("instrumentation: gt4py.next.instrumentation.{hooks,metrics} "
-                   "(metrics: level constants, is_any_level_enabled() -> False; the rest raises)")
-
-# 9. backend=None meaning "embedded" (released gt4py's spelling):
-#    - icon4py/model/common/metrics/metric_fields.py:65
-#      `@gtx.program(grid_type=gtx.GridType.UNSTRUCTURED, backend=None)` at import time
-#      (reached from icon4py.model.testing.fixtures -> datatest_utils -> driver.config ->
-#      metrics_factory), so no stencil test collects without it;
-#    - icon4py's "embedded" backend IS None: model_backends.BACKENDS["embedded"] = None, and
-#      StencilTest.configured_program does `self.PROGRAM.with_backend(None)` (and skips
-#      .compile() only because backend is None; our .compile() on an embedded program raises).
-#    Ours (gt4py/next/_backend.py:117 execution_mode, ADR 0012): TypeError: backend=None is not
-#    a backend (...); for embedded execution pass backend=gtx.embedded_numpy.
-#    Stand-in: the decorator classes take None as gtx.embedded_numpy (DEFAULT_BACKEND).
-def _backend_none_fails():
-    try:
-        gtx.program(backend=None)(lambda: None)
-        return False
-    except TypeError as e:
-        return "backend=None" in str(e)
-    except Exception:
-        return False
-
-
-if _enabled("backend_none") and _backend_none_fails():
-    from gt4py.next.ffront import decorator as _dec
-
-    def _none_to_default(orig_init):
-        def __init__(self, definition, *args, backend, **kwargs):
-            if backend is None:
-                backend = _dec.DEFAULT_BACKEND
-            orig_init(self, definition, *args, backend=backend, **kwargs)
-        return __init__
-
-    def _replace_none(orig_replace):
-        def _replace(self, **changes):
-            if "backend" in changes and changes["backend"] is None:
-                changes["backend"] = _dec.DEFAULT_BACKEND
-            return orig_replace(self, **changes)
-        return _replace
-
-    for _cls in (_dec.FieldOperator, _dec.ScanOperator, _dec.Program):
-        if "__init__" in _cls.__dict__:
-            _cls.__init__ = _none_to_default(_cls.__dict__["__init__"])
-        if "_replace" in _cls.__dict__:
-            _cls._replace = _replace_none(_cls.__dict__["_replace"])
-    applied.append("backend_none: backend=None in @program/@field_operator/@scan_operator and "
-                   "with_backend(None) -> gtx.embedded_numpy")
-
-# 10. `gt4py.next.common.is_neighbor_table(obj)` in icon4py/model/common/grid/base.py:101
-#     (Grid.size, reached by every StencilTest through the `grid` fixture), base.py:145
-#     (Grid.get_connectivity) and icon4py/model/testing/stencil_tests.py:372,381.
-#     Ours: AttributeError: module 'gt4py.next.common' has no attribute 'is_neighbor_table'.
-#     Stand-in: released's definition (gt4py/next/common.py:1159 in 1.2.3): a Connectivity whose
-#     domain is (horizontal dim, local dim).
-if _enabled("is_neighbor_table") and not hasattr(gt_common, "is_neighbor_table"):
-    def is_neighbor_table(obj):
-        if not isinstance(obj, gt_common.Connectivity):
-            return False
-        d = obj.domain.dims
-        return (len(d) == 2 and d[0].kind is gt_common.DimensionKind.HORIZONTAL
-                and d[1].kind is gt_common.DimensionKind.LOCAL)
-    gt_common.is_neighbor_table = is_neighbor_table
-    applied.append("is_neighbor_table: gt4py.next.common.is_neighbor_table as in released 1.2.3")
+if gaps:
+    print(f"gt4py gap check (compat/icon4py/stencil_tests.sh): {len(gaps)} of {checks} checks "
+          "failed; gt4py.next lacks what icon4py 0.4.1 uses:", file=sys.stderr)
+    for _what, _where, _err in gaps:
+        print(f"  - {_what}\n      used at: {_where}\n      error:   {_err}", file=sys.stderr)
+    print(f"gt4py gap check: {len(gaps)} gap(s); pytest not started", file=sys.stderr)
+    sys.exit(3)
 
 import pytest  # noqa: E402
 
 
 class _ReportStandIns:
     def pytest_report_header(self, config):
-        return ["icon4py compat stand-ins: " + ("; ".join(applied) or "none")]
+        return ["icon4py compat stand-ins: " + ("; ".join(applied) or "none"),
+                f"gt4py gap check: no gap ({checks} checks)"]
 
 
 class _RunEmbeddedXfails:
