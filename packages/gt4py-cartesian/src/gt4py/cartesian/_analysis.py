@@ -144,7 +144,6 @@ def analyse(stencil: ir.Stencil) -> AnalysedStencil:
     for comp in stencil.computations:
         for block in comp.intervals:
             _check_dependencies(comp, block)
-            _check_regions(block.body, nested=False)
             if comp.order == "PARALLEL":
                 _check_parallel_writes(block, decls)
 
@@ -270,20 +269,3 @@ def _check_parallel_writes(
                     "write it in a FORWARD or BACKWARD computation",
                     loc=loc,
                 )
-
-
-def _check_regions(stmts: list[ir.Stmt], *, nested: bool) -> None:
-    for stmt in stmts:
-        if isinstance(stmt, ir.HorizontalRegion):
-            if nested:
-                raise GTScriptDefinitionError(
-                    "'with horizontal(...)' must be at the top level of an interval "
-                    "(not inside if/while or another region)",
-                    loc=stmt.loc,
-                )
-            _check_regions(stmt.body, nested=True)
-        elif isinstance(stmt, ir.If):
-            _check_regions(stmt.body, nested=True)
-            _check_regions(stmt.orelse, nested=True)
-        elif isinstance(stmt, ir.While):
-            _check_regions(stmt.body, nested=True)

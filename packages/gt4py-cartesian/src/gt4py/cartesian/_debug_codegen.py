@@ -35,6 +35,8 @@ class DebugGenerator(PythonExpressions):
         for comp in self.analysed.ir.computations:
             self.emit(1, f"# computation({comp.order}) at {comp.loc}")
             for block in run_order(comp):
+                if not block.body:  # emptied by compile-time ifs (__INLINED): nothing runs
+                    continue
                 k0, k1 = interval_bounds(block)
                 self.emit(1, f"_k0, _k1 = {k0}, {k1}")
                 if comp.order == "PARALLEL":

@@ -34,6 +34,9 @@ class FunctionInlining(StatementParsing):
         if missing:
             raise self._syntax(f"'{func.__name__}' is missing argument(s) {missing}", node)
         prefix = f"__{func.__name__}_{next(self._call_ids)}_"
+        # A parameter the body assigns is the function's own copy (Python's semantics, and
+        # released gt4py's): the caller's variable keeps its value, only the return flows back.
+        assigned = _assigned_names(tree)
         aliases: dict[str, ir.Expr] = {}
         for param in params:
             arg_node = bound[param]
@@ -45,12 +48,15 @@ class FunctionInlining(StatementParsing):
                     value = self._expr(arg_node)
                 finally:
                     self._scope = outer
-            if (
-                isinstance(value, ir.FieldRef)
-                and not (value.data_index or value.k_absolute or value.k_variable)
-            ) or isinstance(value, ir.Constant | ir.ScalarRef):
+            if param not in assigned and (
+                (
+                    isinstance(value, ir.FieldRef)
+                    and not (value.data_index or value.k_absolute or value.k_variable)
+                )
+                or isinstance(value, ir.Constant | ir.ScalarRef)
+            ):
                 aliases[param] = value
-            else:  # a general expression: computed once into a temporary, then aliased
+            else:  # an expression or an assigned parameter: a temporary, then aliased
                 ref = self._new_temporary(f"{prefix}{param}", value, arg_node)
                 self._emitted[-1].append(ir.Assign(target=ref, value=value, loc=self._loc(node)))
                 aliases[param] = ref
@@ -73,3 +79,19 @@ class FunctionInlining(StatementParsing):
             return self._expr_or_tuple(return_value)
         finally:
             self._scope = outer
+
+
+def _assigned_names(tree: ast.FunctionDef) -> set[str]:
+    """The plain names the function body assigns (``q = ...``, ``q += ...``, ``a, q = ...``)."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = list(node.targets)
+        elif isinstance(node, ast.AugAssign | ast.AnnAssign):
+            targets = [node.target]
+        for target in targets:
+            for leaf in ast.walk(target):
+                if isinstance(leaf, ast.Name) and isinstance(leaf.ctx, ast.Store):
+                    names.add(leaf.id)
+    return names

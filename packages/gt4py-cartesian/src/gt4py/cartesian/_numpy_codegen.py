@@ -104,7 +104,7 @@ class NumpyGenerator(PythonExpressions):
         n = next(self.ids)
         cond = self.expr(stmt.condition, at.rng, at.krange)
         self.emit(at.depth, f"_c{n} = rt.mask({cond}, {_shape(at.rng, at.krange)})")
-        outer = f"{at.mask[0]} & " if at.mask else ""
+        outer = f"{_mask_over(at.mask, at.rng)} & " if at.mask else ""
         self.emit(at.depth, f"_m{n} = {outer}_c{n}")
         self.block(stmt.body, dataclasses.replace(at, mask=(f"_m{n}", at.rng)))
         if stmt.orelse:
@@ -114,7 +114,7 @@ class NumpyGenerator(PythonExpressions):
     def visit_While(self, stmt: ir.While, *, at: Place) -> None:
         n = next(self.ids)
         cond = self.expr(stmt.condition, at.rng, at.krange)
-        outer = f"{at.mask[0]} & " if at.mask else ""
+        outer = f"{_mask_over(at.mask, at.rng)} & " if at.mask else ""
         self.emit(at.depth, "while True:")
         self.emit(at.depth + 1, f"_w{n} = {outer}rt.mask({cond}, {_shape(at.rng, at.krange)})")
         self.emit(at.depth + 1, f"if not _w{n}.any():")
@@ -135,7 +135,8 @@ class NumpyGenerator(PythonExpressions):
             self.emit(at.depth, f"{name} = {value}")
         self.emit(at.depth, f"if {names[1]} > {names[0]} and {names[3]} > {names[2]}:")
         self.emit(at.depth + 1, "pass")
-        self.block(stmt.body, dataclasses.replace(at, depth=at.depth + 1, rng=names, mask=None))
+        # Inside a run-time if/while, the enclosing mask still applies (sliced to the region).
+        self.block(stmt.body, dataclasses.replace(at, depth=at.depth + 1, rng=names))
 
     def block(self, stmts: list[ir.Stmt], at: Place) -> None:
         for inner in stmts:
@@ -175,13 +176,10 @@ class NumpyGenerator(PythonExpressions):
         if mask is None:
             self.emit(depth, f"{target} = {value}")
             return
-        mask_name, mask_rng = mask
-        if mask_rng != target_rng:
-            mask_name = (
-                f"{mask_name}[({target_rng[0]}) - ({mask_rng[0]}):({target_rng[1]}) - ({mask_rng[0]}), "
-                f"({target_rng[2]}) - ({mask_rng[2]}):({target_rng[3]}) - ({mask_rng[2]})]"
-            )
-        self.emit(depth, f"np.copyto({target}, {value}, casting='unsafe', where={mask_name})")
+        self.emit(
+            depth,
+            f"np.copyto({target}, {value}, casting='unsafe', where={_mask_over(mask, target_rng)})",
+        )
 
     # -- in-place evaluation --------------------------------------------------------------------
     def in_place(self, stmt: ir.Assign) -> bool:
@@ -287,6 +285,18 @@ class NumpyGenerator(PythonExpressions):
             )
         shape = _shape(rng, krange)
         return f"rt.gather_k({var(name)}[{', '.join(column + data)}], {kidx}, {shape}, {name!r})"
+
+
+def _mask_over(mask: tuple[str, Range], rng: Range) -> str:
+    """The mask ``(name, range it was computed over)`` cut to ``rng``, a sub-range of it (a
+    region, or the compute domain of a parameter write, inside the masked statement)."""
+    name, mask_rng = mask
+    if mask_rng == rng:
+        return name
+    return (
+        f"{name}[({rng[0]}) - ({mask_rng[0]}):({rng[1]}) - ({mask_rng[0]}), "
+        f"({rng[2]}) - ({mask_rng[2]}):({rng[3]}) - ({mask_rng[2]})]"
+    )
 
 
 def _shape(rng: Range, krange: tuple[str, str]) -> str:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import sys
+import types  # noqa: F401  (released's gtscript namespace has it; NDSL imports it from here)
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -105,8 +106,9 @@ IJK = AxisSet((I, J, K))
 IJ = AxisSet((I, J))
 IK = AxisSet((I, K))
 JK = AxisSet((J, K))
-# Single-axis sets are written with the axis itself (``Field[K, float]``).
-_AXIS_SETS: dict[str, str] = {"IJK": "IJK", "IJ": "IJ", "IK": "IK", "JK": "JK", "K": "K"}
+# The axis sets a field may have, in this order; a single axis is written with the axis
+# itself (``Field[K, float]``), a set as ``IJ`` or any sequence of axes (``Field[(I, K), ...]``).
+_AXIS_SETS = ("IJK", "IJ", "IK", "JK", "I", "J", "K")
 
 
 # -- field annotations ----------------------------------------------------------------------------
@@ -122,6 +124,8 @@ class FieldDescriptor:
         self.data_dims = data_dims
 
     def __repr__(self) -> str:
+        if not self.axes:
+            return f"GlobalTable[({self.dtype}, {self.data_dims})]"
         dims = f", {self.data_dims}" if self.data_dims else ""
         return f"Field[{self.axes}, {self.dtype}{dims}]"
 
@@ -153,21 +157,72 @@ def _parse_dtype(spec: Any) -> tuple[np.dtype[Any] | str, tuple[int, ...]]:
         raise GTScriptDefinitionError(f"{spec!r} is not a valid field element type") from None
 
 
+def _is_axes(spec: Any) -> bool:
+    return isinstance(spec, Axis) or (
+        isinstance(spec, tuple | list)
+        and bool(spec)
+        and all(isinstance(axis, Axis) for axis in spec)
+    )
+
+
 class _FieldFactory:
     def __getitem__(self, spec: Any) -> FieldDescriptor:
         axes = "IJK"
-        if isinstance(spec, tuple) and spec and isinstance(spec[0], Axis | AxisSet):
+        if isinstance(spec, tuple) and spec and _is_axes(spec[0]):
             if len(spec) != 2:
                 raise GTScriptDefinitionError(f"Field[{spec!r}]: expected Field[axes, dtype]")
             axes_spec, spec = spec
-            axes = axes_spec.name if isinstance(axes_spec, Axis) else axes_spec.names
+            axes = (
+                axes_spec.name
+                if isinstance(axes_spec, Axis)
+                else "".join(axis.name for axis in axes_spec)
+            )
             if axes not in _AXIS_SETS:
-                raise GTScriptDefinitionError(f"Field axes {axes!r} are not supported")
+                raise GTScriptDefinitionError(
+                    f"Field axes {axes!r} are not supported: a field has the axes "
+                    f"{', '.join(_AXIS_SETS)}, in I, J, K order"
+                )
         dtype, data_dims = _parse_dtype(spec)
         return FieldDescriptor(axes, dtype, data_dims)
 
 
 Field = _FieldFactory()
+
+
+class _GlobalTableFactory:
+    """``GlobalTable[(dtype, (n, ...))]``: an array with data dimensions only (no grid axes).
+
+    Declaring one works (so modules that name it import); a stencil parameter of this type is
+    refused with a clear error (ADR 0016): reading ``table.A[...]`` is not implemented yet.
+    """
+
+    def __getitem__(self, spec: Any) -> FieldDescriptor:
+        if isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[1], int):
+            spec = (spec[0], (spec[1],))  # GlobalTable[(np.float64, (4))]: ``(4)`` is 4
+        dtype, data_dims = _parse_dtype(spec if isinstance(spec, tuple) else (spec, ()))
+        if not data_dims:
+            raise GTScriptDefinitionError(
+                f"GlobalTable[{spec!r}]: expected GlobalTable[(dtype, (n, ...))]"
+            )
+        return FieldDescriptor("", dtype, data_dims)
+
+
+GlobalTable = _GlobalTableFactory()
+
+
+class _SequenceFactory:
+    """``Sequence[dtype]``: released GTScript's name for a sequence type; ``(dtype, None)``."""
+
+    def __getitem__(self, dtype: Any) -> tuple[Any, None]:
+        return dtype, None
+
+
+Sequence = _SequenceFactory()
+
+
+def externals(*values: Any) -> tuple[Any, ...]:
+    """Released GTScript's no-op marker for inlined external values: returns its arguments."""
+    return values
 
 
 # -- language markers (meaningful only inside a stencil definition) -------------------------------
@@ -381,6 +436,9 @@ def lazy_stencil(
 
 __all__ = [
     "Field",
+    "GlobalTable",
+    "Sequence",
+    "externals",
     "FieldDescriptor",
     "Axis",
     "AxisIndex",
