@@ -186,6 +186,8 @@ def prologue(analysed: AnalysedStencil, *, header: str) -> list[str]:
         "    _ni, _nj, _nk = _domain",
     ]
     for f in fields:
+        if not f.axes:  # a GlobalTable: no grid origin
+            continue
         names = ", ".join(origin_var(f.name, a) for a in f.axes)
         lines.append(f"    {names}{',' if len(f.axes) == 1 else ''} = _o_{f.name}")
     halo, (k_lo, k_hi) = analysed.temp_halo, analysed.temp_k_halo

@@ -80,13 +80,6 @@ class DefinitionParser(FunctionInlining):
                         node,
                     ) from None
         if isinstance(annotation, gtscript.FieldDescriptor):
-            if not annotation.axes:
-                raise self._definition(
-                    f"parameter '{name}' is a GlobalTable: GlobalTable parameters are not "
-                    "supported yet (pass a Field with data dimensions instead, "
-                    "Field[IJK, (dtype, (n,))], read as field[0, 0, 0][i])",
-                    node,
-                )
             return ir.FieldDecl(
                 name=name,
                 dtype=self._resolve_dtype(annotation.dtype, name, node),

@@ -35,7 +35,13 @@ class ExpressionParsing(ConstantEvaluation, abc.ABC):
         except NotConstant:
             pass
         if isinstance(node, ast.Name):
-            return self._name(node)
+            ref = self._name(node)
+            if self._is_table(ref):
+                raise self._definition(
+                    f"'{node.id}' is a GlobalTable: read one element as {node.id}.A[i, ...]",
+                    node,
+                )
+            return ref
         if isinstance(node, ast.BinOp):
             op = BINOPS.get(type(node.op))
             if op is None:
@@ -103,6 +109,14 @@ class ExpressionParsing(ConstantEvaluation, abc.ABC):
             loc=self._loc(node),
         )
 
+    def _name_or_none(self, node: ast.Name) -> ir.Expr | None:
+        """What a parameter, temporary or function alias ``node`` names; None otherwise."""
+        if node.id in self._scope.aliases:
+            return self._scope.aliases[node.id]
+        if node.id in self._params or node.id in self._temps:
+            return self._name(node)
+        return None
+
     def _axis_value(self, node: ast.expr) -> ir.Expr | None:
         """``K`` (or ``gtscript.K``) as a value: the level index; None if ``node`` is no axis."""
         try:
@@ -128,7 +142,15 @@ class ExpressionParsing(ConstantEvaluation, abc.ABC):
         return expr, decl
 
     def _subscript(self, node: ast.Subscript) -> ir.Expr:
+        if isinstance(node.value, ast.Attribute) and node.value.attr == "A":
+            return self._table_read(node)
         base, decl = self._field_ref(node.value)
+        if not decl.axes:
+            raise self._definition(
+                f"'{base.name}' is a GlobalTable (no grid axes): read it as "
+                f"{base.name}.A[i, ...] with one index per data dimension",
+                node,
+            )
         if base.k_absolute is not None or base.k_variable is not None:
             raise self._definition("cannot index an absolute or variable K access again", node)
         elts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
@@ -172,6 +194,27 @@ class ExpressionParsing(ConstantEvaluation, abc.ABC):
             base.offset[2] + offsets["K"],
         )
         return ir.FieldRef(name=base.name, offset=offset, k_variable=k_variable)
+
+    def _is_table(self, expr: ir.Expr | None) -> bool:
+        """Whether ``expr`` is a whole GlobalTable (a parameter with data dimensions only)."""
+        if not isinstance(expr, ir.FieldRef) or expr.data_index:
+            return False
+        decl = self._params.get(expr.name)
+        return isinstance(decl, ir.FieldDecl) and not decl.axes
+
+    def _table_read(self, node: ast.Subscript) -> ir.FieldRef:
+        """``table.A[i, ...]``: one element of a GlobalTable, at compile-time indices."""
+        assert isinstance(node.value, ast.Attribute)
+        base, decl = self._field_ref(node.value.value)
+        if decl.axes or any(base.offset) or base.data_index:
+            raise self._definition(
+                f"'.A[...]' reads a GlobalTable; '{base.name}' is a field with axes "
+                f"{decl.axes}: index its data dimensions as {base.name}[0, 0, 0][i]",
+                node,
+            )
+        index = self._const_index(node.slice, node)
+        self._check_data_index(decl, index, node, allow_missing=False)
+        return ir.FieldRef(name=base.name, offset=(0, 0, 0), data_index=index)
 
     def _check_data_index(
         self, decl: ir.FieldDecl, index: tuple[int, ...], node: ast.AST, *, allow_missing: bool

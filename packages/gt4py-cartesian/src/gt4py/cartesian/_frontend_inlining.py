@@ -40,7 +40,11 @@ class FunctionInlining(StatementParsing):
         aliases: dict[str, ir.Expr] = {}
         for param in params:
             arg_node = bound[param]
-            value = self._expr(arg_node) if arg_node not in defaults else None
+            value: ir.Expr | None
+            if isinstance(arg_node, ast.Name) and self._is_table(self._name_or_none(arg_node)):
+                value = self._name(arg_node)  # a GlobalTable passed whole, read as t.A[...]
+            else:
+                value = self._expr(arg_node) if arg_node not in defaults else None
             if value is None:  # a default, evaluated in the function's own scope
                 outer = self._scope
                 self._scope = Scope(info, closure_namespace(func), {}, prefix)

@@ -137,6 +137,14 @@ class StatementParsing(ExpressionParsing):
     def _parse_target(self, target: ast.expr, value: ir.Expr | None) -> ir.FieldRef:
         data_index: tuple[int, ...] = ()
         node = target
+        if (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.value, ast.Attribute)
+            and node.value.attr == "A"
+        ):
+            raise self._definition(
+                f"cannot assign to '{ast.unparse(node)}': a GlobalTable is read-only", target
+            )
         if isinstance(node, ast.Subscript):
             inner = node.value
             index = self._const_index(node.slice, node)

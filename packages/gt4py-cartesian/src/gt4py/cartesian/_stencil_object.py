@@ -284,7 +284,7 @@ class StencilObject:
         expected_ndim = len(axes) + len(p["data_dims"])
         if value.ndim != expected_ndim:
             raise StencilArgumentError(
-                f"field '{name}' must have {expected_ndim} dimensions (axes {axes}"
+                f"field '{name}' must have {expected_ndim} dimensions (axes {axes or 'none'}"
                 f"{', data ' + str(tuple(p['data_dims'])) if p['data_dims'] else ''}), got "
                 f"{value.ndim}"
             )
