@@ -90,6 +90,11 @@ class PythonExpressions(IRGenerator):
         left, right = self.visit(node.left, **kwargs), self.visit(node.right, **kwargs)
         if node.op in ("and", "or"):
             return f"np.logical_{node.op}({left}, {right})"
+        if node.op == "**":
+            # The ufunc, never the operator: numpy's array ``**`` swaps in square, sqrt or
+            # reciprocal for some exponents (last-bit differences from the scalar pow the debug
+            # backend would use); the ufunc is the same computation on arrays and scalars.
+            return f"np.power({left}, {right})"
         return f"({left} {node.op} {right})"
 
     def visit_UnaryOp(self, node: ir.UnaryOp, **kwargs: Any) -> str:
