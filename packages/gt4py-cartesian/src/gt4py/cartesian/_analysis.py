@@ -62,6 +62,11 @@ class AnalysedStencil:
     temp_halo: Extent
     temp_k_halo: tuple[int, int]  # levels below and above the domain temporaries keep
     decls: dict[str, _ir.FieldDecl | _ir.ScalarDecl]
+    # Parameter fields -> the (smaller) halo they are read with when the domain has at least
+    # ``large_domain_from`` points along I and J: a read in a region at one edge of the domain
+    # (``region[I[-1], :]`` reading ``q[-5, 0, 0]``) then stays inside the domain.
+    large_domain_extents: dict[str, Extent] = dataclasses.field(default_factory=dict)
+    large_domain_from: tuple[int, int] = (1, 1)
 
     @property
     def temp_names(self) -> frozenset[str]:
@@ -110,25 +115,118 @@ def iter_exprs_reads(expr: ir.Expr) -> Iterator[ir.FieldRef]:
             stack.append(e.value)
 
 
+Regions = tuple[ir.HorizontalRegion, ...]
+
+
 def iter_accesses(stmt: ir.Stmt) -> Iterator[tuple[str, ir.FieldRef, ir.SourceLocation]]:
     """("read" | "write", field reference, loc of the innermost statement), in order."""
+    for kind, ref, loc, _regions in iter_accesses_in_regions(stmt):
+        yield kind, ref, loc
+
+
+def iter_accesses_in_regions(
+    stmt: ir.Stmt, regions: Regions = ()
+) -> Iterator[tuple[str, ir.FieldRef, ir.SourceLocation, Regions]]:
+    """:func:`iter_accesses`, each with the horizontal regions it sits in (outermost first)."""
     if isinstance(stmt, ir.Assign):
         for ref in iter_exprs_reads(stmt.value):
-            yield "read", ref, stmt.loc
-        yield "write", stmt.target, stmt.loc
+            yield "read", ref, stmt.loc, regions
+        yield "write", stmt.target, stmt.loc, regions
     elif isinstance(stmt, ir.If | ir.While):
         for ref in iter_exprs_reads(stmt.condition):
-            yield "read", ref, stmt.loc
+            yield "read", ref, stmt.loc, regions
         for inner in stmt.body:
-            yield from iter_accesses(inner)
+            yield from iter_accesses_in_regions(inner, regions)
         for inner in getattr(stmt, "orelse", []):
-            yield from iter_accesses(inner)
+            yield from iter_accesses_in_regions(inner, regions)
         if isinstance(stmt, ir.While):  # the condition is re-read after the body
             for ref in iter_exprs_reads(stmt.condition):
-                yield "read", ref, stmt.loc
+                yield "read", ref, stmt.loc, regions
     elif isinstance(stmt, ir.HorizontalRegion):
         for inner in stmt.body:
-            yield from iter_accesses(inner)
+            yield from iter_accesses_in_regions(inner, (*regions, stmt))
+
+
+def large_domain_read_extent(
+    ext: Extent, regions: Regions, di: int, dj: int
+) -> tuple[Extent | None, tuple[int, int]]:
+    """:func:`read_extent` for a domain of at least the returned (I, J) sizes, where a region
+    bound counted from the other edge is far away: ``region[I[-1], :]`` holds only points
+    near the domain's end, so a read ``q[-5, 0, 0]`` there needs no low-side halo once the
+    domain has 6 points."""
+    sides = []
+    sizes = []
+    for lo_ext, hi_ext, lo, hi, d in (
+        (ext.i_lo, ext.i_hi, "i_start", "i_end", di),
+        (ext.j_lo, ext.j_hi, "j_start", "j_end", dj),
+    ):
+        # points in [max(a, n + b), min(c, n + e)) for a domain of n points
+        a, e = lo_ext, hi_ext
+        b: int | None = None
+        c: int | None = None
+        for region in regions:
+            start, end = getattr(region, lo), getattr(region, hi)
+            if start is not None:
+                if start.level == "start":
+                    a = max(a, start.offset)
+                else:
+                    b = start.offset if b is None else max(b, start.offset)
+            if end is not None:
+                if end.level == "end":
+                    e = min(e, end.offset)
+                else:
+                    c = end.offset if c is None else min(c, end.offset)
+        size = 1
+        if b is not None:
+            size = max(size, a - b, -(b + d))  # the lowest point is n + b, inside the domain
+        if c is not None:
+            size = max(size, c - e, c + d)  # the highest is c - 1, far from the end
+        if b is not None and c is not None:
+            size = max(size, c - b)  # [n + b, c) is empty
+            sizes.append(size)
+            return None, _pad(sizes)
+        sides.append((0 if b is not None else min(0, a + d), 0 if c is not None else max(0, e + d)))
+        sizes.append(size)
+    (i_lo, i_hi), (j_lo, j_hi) = sides
+    return Extent(i_lo, i_hi, j_lo, j_hi), (sizes[0], sizes[1])
+
+
+def _pad(sizes: list[int]) -> tuple[int, int]:
+    return (sizes[0], sizes[1] if len(sizes) > 1 else 1)
+
+
+def read_extent(ext: Extent, regions: Regions, di: int, dj: int) -> Extent | None:
+    """The halo a read at offset ``(di, dj)`` needs when its statement computes over ``ext``
+    and the read sits in ``regions``: only the points inside every region read. None when no
+    point is inside them, whatever the domain size.
+
+    Exact (and valid for every domain size) on a side where a region's bound counts from that
+    same edge: ``region[I[0] - 3, :]`` limits the low side, ``region[I[-1] + 1:, :]`` the high
+    side. A bound counted from the other edge cannot be compared without the domain size, so
+    it limits nothing here (conservative) unless the region is empty for every size.
+    """
+    bounds = []
+    for lo_ext, hi_ext, lo, hi in (
+        (ext.i_lo, ext.i_hi, "i_start", "i_end"),
+        (ext.j_lo, ext.j_hi, "j_start", "j_end"),
+    ):
+        low = lo_ext  # points >= low (from the domain's start)
+        high = hi_ext  # points < size + high (from the domain's end)
+        for region in regions:
+            start, end = getattr(region, lo), getattr(region, hi)
+            if start is not None and start.level == "start":
+                low = max(low, start.offset)
+            if end is not None and end.level == "end":
+                high = min(high, end.offset)
+        for region in regions:
+            start, end = getattr(region, lo), getattr(region, hi)
+            if (end is not None and end.level == "start" and end.offset <= low) or (
+                start is not None and start.level == "end" and start.offset >= high
+            ):
+                return None
+        bounds.append((low, high))
+    (i_lo, i_hi), (j_lo, j_hi) = bounds
+    return Extent(min(0, i_lo + di), max(0, i_hi + di), min(0, j_lo + dj), max(0, j_hi + dj))
 
 
 def analyse(stencil: ir.Stencil) -> AnalysedStencil:
@@ -152,20 +250,22 @@ def analyse(stencil: ir.Stencil) -> AnalysedStencil:
     # Iterated to a fixed point; growth without bound means a circular offset dependency.
     stmt_ext = {id(s): ZERO for s, _, _ in top}
     field_ext: dict[str, Extent] = {}
-    accesses = {id(s): list(iter_accesses(s)) for s, _, _ in top}
+    accesses = {id(s): list(iter_accesses_in_regions(s)) for s, _, _ in top}
     for _ in range(64):
         changed = False
         for stmt, _, _ in top:
             ext = stmt_ext[id(stmt)]
-            for kind, ref, _loc in accesses[id(stmt)]:
+            for kind, ref, _loc, _regions in accesses[id(stmt)]:
                 if kind == "write" and ref.name in temps:
                     ext = ext.union(field_ext.get(ref.name, ZERO))
             if ext != stmt_ext[id(stmt)]:
                 stmt_ext[id(stmt)] = ext
                 changed = True
-            for kind, ref, _loc in accesses[id(stmt)]:
+            for kind, ref, _loc, regions in accesses[id(stmt)]:
                 if kind == "read":
-                    needed = ext.shifted(ref.offset[0], ref.offset[1])
+                    needed = read_extent(ext, regions, ref.offset[0], ref.offset[1])
+                    if needed is None:  # the read sits in regions outside where it computes
+                        continue
                     merged = field_ext.get(ref.name, ZERO).union(needed)
                     if merged != field_ext.get(ref.name):
                         field_ext[ref.name] = merged
@@ -183,7 +283,7 @@ def analyse(stencil: ir.Stencil) -> AnalysedStencil:
     access: dict[str, str] = {}
     temp_k = [0, 0]
     for stmt, _comp, block in top:
-        for kind, ref, _loc in accesses[id(stmt)]:
+        for kind, ref, _loc, _regions in accesses[id(stmt)]:
             decl = decls[ref.name]
             if (
                 isinstance(decl, ir.FieldDecl)
@@ -208,6 +308,18 @@ def analyse(stencil: ir.Stencil) -> AnalysedStencil:
                 before = access.get(ref.name)
                 now = "in" if kind == "read" else "out"
                 access[ref.name] = now if before in (None, now) else "inout"
+    large_ext: dict[str, Extent] = {}
+    large_from = (1, 1)
+    for stmt, _, _ in top:
+        for kind, ref, _loc, regions in accesses[id(stmt)]:
+            if kind != "read" or ref.name in temps:
+                continue
+            needed, sizes = large_domain_read_extent(
+                stmt_ext[id(stmt)], regions, ref.offset[0], ref.offset[1]
+            )
+            large_from = (max(large_from[0], sizes[0]), max(large_from[1], sizes[1]))
+            if needed is not None:
+                large_ext[ref.name] = large_ext.get(ref.name, ZERO).union(needed)
     temp_halo = ZERO
     for stmt, _, _ in top:
         temp_halo = temp_halo.union(stmt_ext[id(stmt)])
@@ -224,6 +336,8 @@ def analyse(stencil: ir.Stencil) -> AnalysedStencil:
         temp_halo=temp_halo,
         temp_k_halo=(temp_k[0], temp_k[1]),
         decls=decls,
+        large_domain_extents=large_ext,
+        large_domain_from=large_from,
     )
 
 

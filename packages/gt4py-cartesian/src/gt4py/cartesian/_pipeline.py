@@ -126,17 +126,27 @@ def _metadata(analysed: AnalysedStencil, backend: str) -> dict[str, Any]:
                 [0] + [s_off + dk for s_lvl, s_off, _, _, dk in k_accesses if s_lvl == "start"]
             )
             halo = {"I": (ext.i_lo, ext.i_hi), "J": (ext.j_lo, ext.j_hi), "K": (min(0, k_low), 0)}
+            large = analysed.large_domain_extents.get(p.name, ZERO)
+            halo_large = dict(halo, I=(large.i_lo, large.i_hi), J=(large.j_lo, large.j_hi))
             entry.update(
                 kind="field",
                 axes=p.axes,
                 data_dims=list(p.data_dims),
                 halo=[halo[a] for a in p.axes],
+                # the halo once the domain has at least large_from (I, J) points (reads in
+                # regions at one edge stay inside the domain): the one the call checks then
+                halo_large=[halo_large[a] for a in p.axes],
                 k_accesses=[list(a) for a in k_accesses],
             )
         else:
             entry["kind"] = "scalar"
         params.append(entry)
-    return {"name": analysed.ir.name, "backend": backend, "params": params}
+    return {
+        "name": analysed.ir.name,
+        "backend": backend,
+        "params": params,
+        "large_from": list(analysed.large_domain_from),
+    }
 
 
 def render(stage: Stage, value: Any) -> str | bytes | None:
