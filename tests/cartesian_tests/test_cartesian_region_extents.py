@@ -4,7 +4,6 @@ chain, for every domain size, must read inside the computed halo."""
 
 from __future__ import annotations
 
-import itertools
 import random
 
 import pytest
@@ -112,5 +111,4 @@ def test_edge_region_halo_shrinks_on_a_large_domain():
     )
     assert read_extent(Extent(), (edge,), -5, 0) == Extent(-5, 0, 0, 0)
     large, sizes = large_domain_read_extent(Extent(), (edge,), -5, 0)
-    assert large == Extent(0, 0, 0, 0) and sizes[0] == 6
-    assert list(itertools.islice(iter(sizes), 2))[1] == 1
+    assert large == Extent(0, 0, 0, 0) and sizes == (6, 1)
