@@ -1,13 +1,16 @@
 """A waiter behind another builder says whom it waits for, and can give up (build_lock_timeout).
 
 The other builder is a real process holding the build lock (running, or stopped with SIGSTOP
-like a suspended job).
+like a suspended job). The warning comes once the wait is clearly longer than a build there
+takes (60 s when nobody knows); those tests run the wait on a fake clock.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -106,3 +109,62 @@ def test_a_killed_holder_leaves_a_record_that_clean_removes(tmp_path, holder):
 
     clean(tmp_path, older_than=3600)
     assert not list(locks.glob("*.holder"))
+
+
+class FakeClock:
+    """``_locking._now``: each reading is ``step`` seconds after the previous one."""
+
+    def __init__(self, step: float) -> None:
+        self.now = 0.0
+        self.step = step
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+def wait_with_fake_clock(tmp_path, monkeypatch, caplog, timeout: float) -> str:
+    """Wait for the holder on a fast fake clock until ``timeout``; the one warning logged."""
+    monkeypatch.setattr(_locking, "_now", FakeClock(2.0))
+    monkeypatch.setattr(_locking, "_RECHECK_S", 0.01)
+    with (
+        caplog.at_level(logging.WARNING, logger="gt4py.infra.caching"),
+        config.overrides(build_lock_timeout=timeout),
+        pytest.raises(caching.CacheError, match="gave up after waiting"),
+    ):
+        caching.FileCache("ns", root=tmp_path).get_or_build(KEY, lambda: b"ours")
+    (warning,) = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    return warning
+
+
+def waited_in(warning: str) -> float:
+    found = re.search(r"still waiting after (\d+) s", warning)
+    assert found is not None, warning
+    return float(found[1])
+
+
+def test_the_warning_comes_after_60_s_when_build_times_are_unknown(
+    tmp_path, holder, monkeypatch, caplog
+):
+    # An ordinary 10 s build does not look like a hung builder any more (it warned after 5 s).
+    warning = wait_with_fake_clock(tmp_path, monkeypatch, caplog, timeout=90.0)
+    assert _locking.REPORT_AFTER_S == 60.0
+    assert 60 <= waited_in(warning) <= 64
+    assert "warned after 60 s: nothing is known about build times there" in warning
+    assert f"process {holder.pid} on host {socket.gethostname()}" in warning
+    assert KEY.digest[:8] in warning
+
+
+@pytest.mark.parametrize(("expected_s", "after"), [(30.0, 90.0), (2.0, 10.0)])
+def test_the_warning_follows_the_holders_build_time(
+    tmp_path, holder, monkeypatch, caplog, expected_s, after
+):
+    # As if the holder had built in this namespace before, taking up to expected_s.
+    lock = tmp_path / "ns" / "_locks" / f"{KEY.digest}.lock"
+    record = json.loads(_locking.holder_path(lock).read_text())
+    assert record["pid"] == holder.pid and "expected_s" not in record  # its first build
+    record["expected_s"] = expected_s
+    _locking.holder_path(lock).write_text(json.dumps(record))
+    warning = wait_with_fake_clock(tmp_path, monkeypatch, caplog, timeout=after + 20)
+    assert after <= waited_in(warning) <= after + 4
+    assert f"warned after {after:.0f} s: builds there took up to {expected_s:.1f} s" in warning

@@ -7,19 +7,33 @@ from the cache, the stages its entry records (``stages.json``): ``py`` for numpy
 ``cpp``/``cu`` and ``so`` for the native backends. ``frontend``, ``ir`` and ``analysis`` are
 not kept in the entry (a hit runs no frontend); ``rebuild=True`` or a cleared cache brings
 them back, and ``GT4PY_DUMP_STAGES`` writes them whenever a stencil is built.
+
+``rebuild=True`` regenerates the stencil whatever the cache holds, without touching the cache:
+in a private temporary directory (``gt4py-rebuild-<host>-<pid>-*``) that is removed as soon as
+the stencil module is loaded. Nothing of it is needed afterwards: the module's code is in
+memory (its source stays readable for tracebacks through ``linecache``), a native extension
+stays mapped once loaded (POSIX), and the ``so`` stage names the extension in the native-module
+cache. A directory left by a process that was killed while rebuilding is removed by the next
+rebuild on the same host.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import itertools
 import json
+import linecache
+import os
 import pathlib
 import shutil
+import socket
 import sys
 import tempfile
 import threading
 import types
-from collections.abc import Callable, Mapping
+import zlib
+from collections.abc import Callable, Iterator, Mapping
 from types import ModuleType
 from typing import Any
 
@@ -40,6 +54,8 @@ STAGES_FILE = "stages.json"
 _cache = BuildDirCache(CACHE_NAMESPACE)
 _loaded: dict[str, ModuleType] = {}
 _lock = threading.Lock()
+_rebuilt_numbers = itertools.count(1)
+REBUILD_PREFIX = "gt4py-rebuild-"
 
 
 def run_stages(backend: Backend, request: BuildRequest) -> dict[str, Any]:
@@ -54,8 +70,8 @@ def run_stages(backend: Backend, request: BuildRequest) -> dict[str, Any]:
 def _dump(backend: Backend, request: BuildRequest, values: Mapping[str, Any]) -> None:
     directory = pipeline.dump_directory()
     if directory is not None:
+        # dump() creates the directory; one it cannot write is an error naming the setting.
         target = directory / f"cartesian_{request.name}_{backend.name}"
-        target.mkdir(parents=True, exist_ok=True)
         pipeline.StageValues(backend.STAGES, values).dump(target, render)
 
 
@@ -141,13 +157,10 @@ def build_stencil(
             built.append((values, contents))
 
         if rebuild:
-            # Regenerate no matter what the cache holds, into a private directory of this process.
-            entry = pathlib.Path(tempfile.mkdtemp(prefix=f"gt4py_cartesian_{request.name}_"))
-            build(entry)
-            event.note(CACHE_NAMESPACE, "bypassed (rebuild=True)")
-            module = import_generated_module(
-                entry / MODULE_FILE, f"gt4py_cartesian_stencil_rebuilt_{id(entry)}"
-            )
+            with _rebuild_directory() as entry:
+                build(entry)
+                event.note(CACHE_NAMESPACE, "bypassed (rebuild=True)")
+                module = _import_rebuilt(entry / MODULE_FILE)
         else:
             digest = identity.key.digest
             with _lock:
@@ -164,7 +177,11 @@ def build_stencil(
     stages: Callable[[], pipeline.StageValues]
     if built:
         values, contents = built[0]
-        fresh = _built_stages(backend_obj, values, contents, entry)
+        fresh = (
+            pipeline.StageValues(backend_obj.STAGES, values)  # the entry is gone
+            if rebuild
+            else _built_stages(backend_obj, values, contents, entry)
+        )
         stages = lambda: fresh  # noqa: E731 - as lazy as the entry's
     else:
         stages = functools.partial(_entry_stages, backend_obj, entry)
@@ -174,6 +191,62 @@ def build_stencil(
     stencil.__doc__ = func.__doc__
     sys.modules.setdefault(module.__name__, module)
     return stencil
+
+
+@contextlib.contextmanager
+def _rebuild_directory() -> Iterator[pathlib.Path]:
+    """A fresh private directory for a ``rebuild=True`` build, removed afterwards."""
+    owner = f"{REBUILD_PREFIX}{_host_tag()}-"
+    _remove_abandoned_rebuilds(owner)
+    path = pathlib.Path(tempfile.mkdtemp(prefix=f"{owner}{os.getpid()}-"))
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def _import_rebuilt(module_file: pathlib.Path) -> ModuleType:
+    source = module_file.read_text()
+    module = import_generated_module(
+        module_file, f"gt4py_cartesian_stencil_rebuilt_{next(_rebuilt_numbers)}"
+    )
+    # The file goes with its directory; tracebacks and inspect read the source from here
+    # (an entry without a modification time is never invalidated).
+    linecache.cache[str(module_file)] = (
+        len(source),
+        None,
+        source.splitlines(True),
+        str(module_file),
+    )
+    return module
+
+
+def _host_tag() -> str:
+    """This host, short (a temporary directory may be shared by hosts, rarely)."""
+    return f"{zlib.crc32(socket.gethostname().encode()):08x}"
+
+
+def _remove_abandoned_rebuilds(owner: str) -> None:
+    """Remove this host's rebuild directories whose process is no longer running."""
+    try:
+        names = [n for n in os.listdir(tempfile.gettempdir()) if n.startswith(owner)]
+    except OSError:
+        return
+    for name in names:
+        pid_text = name[len(owner) :].partition("-")[0]
+        if not pid_text.isdigit() or _running(int(pid_text)):
+            continue
+        shutil.rmtree(pathlib.Path(tempfile.gettempdir(), name), ignore_errors=True)
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (OSError, OverflowError):  # someone else's process, or cannot tell
+        return True
+    return True
 
 
 class LazyStencil:

@@ -3,29 +3,48 @@
 A ``filelock.FileLock`` (``flock``) on a lock file kept next to, never inside, the entries.
 Separate lock objects conflict even inside one process, so threads are covered as well.
 
-The holder of a lock records who it is (pid, host, since when) in a ``.holder`` file beside
-the lock, so that a waiter can say whom it waits for: after ``REPORT_AFTER_S`` seconds it logs
-one warning naming the holder, and with the ``build_lock_timeout`` setting
-(``GT4PY_BUILD_LOCK_TIMEOUT``) it gives up with a :class:`CacheError` naming it. Without a
-timeout a waiter waits as long as the holder builds: a stopped (SIGSTOP, suspended job) or
-hung builder is then visible in the log instead of silent.
+The holder of a lock records who it is (pid, host, since when, and how long its builds in
+this namespace took so far) in a ``.holder`` file beside the lock, so that a waiter can say
+whom it waits for. A waiter logs one warning naming the holder once it has waited clearly
+longer than a build should take: three times the holder's (or the waiter's own) recent build
+time in that namespace, at least ``MIN_REPORT_S``; ``REPORT_AFTER_S`` (60 s) when neither has
+built anything there yet. With the ``build_lock_timeout`` setting (``GT4PY_BUILD_LOCK_TIMEOUT``)
+it gives up with a :class:`CacheError` naming the holder. Without a timeout a waiter waits as
+long as the holder builds: a stopped (SIGSTOP, suspended job) or hung builder is then visible
+in the log instead of silent.
+
+Taking a lock also sweeps the staging items (``.tmp-<digest>-<pid>-<random>``, see
+``_atomic``) that a killed builder left: its holder record outlives it, and names its pid and
+host (see :func:`sweep_stale_staging`). The key being locked is swept at every build, the
+whole namespace at the first build in it of each process.
 """
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import json
 import logging
+import math
 import os
 import pathlib
+import re
 import socket
 import threading
 import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Final
 
-from ._atomic import RACE_ATTEMPTS, cache_error_from, make_directory, race_backoff, temp_sibling
+from ._atomic import (
+    RACE_ATTEMPTS,
+    cache_error_from,
+    make_directory,
+    race_backoff,
+    remove_scratch,
+    temp_sibling,
+)
 from ._errors import CacheError
+from ._layout import DIRS_DIR, FILES_DIR, LOCK_SUFFIX, LOCKS_DIR, is_entry_name
 
 
 if TYPE_CHECKING:
@@ -34,10 +53,32 @@ if TYPE_CHECKING:
 _logger = logging.getLogger("gt4py.infra.caching")
 _held = threading.local()
 
-#: Seconds of waiting for another builder before a warning names it.
-REPORT_AFTER_S: Final = 5.0
+#: Seconds of waiting for another builder before a warning names it, when nobody knows how
+#: long builds in that namespace take.
+REPORT_AFTER_S: Final = 60.0
+#: With a known build time, the warning comes after this many times that time...
+REPORT_FACTOR: Final = 3.0
+#: ... but never before this many seconds.
+MIN_REPORT_S: Final = 10.0
 HOLDER_SUFFIX: Final = ".holder"
 _POLL_S: Final = 0.05
+#: A waiter re-reads the holder record at least this often (it may appear after the wait began).
+_RECHECK_S = 1.0
+#: Lock holds shorter than this (a hit found under the lock) say nothing about build times.
+_MIN_RECORDED_BUILD_S: Final = 1.0
+_RECENT_BUILDS: Final = 8
+
+#: Recent build durations (lock hold times) per namespace directory, in this process.
+_build_times: dict[pathlib.Path, collections.deque[float]] = {}
+_swept: set[pathlib.Path] = set()  # namespace directories swept whole by this process
+_state_lock = threading.Lock()
+
+_TEMP_NAME: Final = re.compile(r"\.tmp-(?P<name>.+)-(?P<pid>[0-9]+)-[0-9a-f]{8}")
+
+
+def _now() -> float:
+    """The clock of lock waits (a seam for tests)."""
+    return time.monotonic()
 
 
 def holder_path(lock_path: pathlib.Path) -> pathlib.Path:
@@ -55,9 +96,14 @@ def build_lock(lock_path: pathlib.Path, *, entry: str) -> Iterator[None]:
         )
     lock = _acquire(lock_path, entry)
     held.add(lock_path)
+    started = time.monotonic()
+    previous = _read_holder(lock_path)  # left by a killed holder, if any
     _record_holder(lock_path, entry)
+    with contextlib.suppress(OSError):  # best effort: a sweep never fails a build
+        sweep_stale_staging(lock_path, previous)
     try:
         yield
+        _note_build_time(lock_path, time.monotonic() - started)
     finally:
         held.discard(lock_path)
         with contextlib.suppress(OSError):
@@ -98,55 +144,115 @@ def _wait(lock: filelock.BaseFileLock, lock_path: pathlib.Path, entry: str) -> N
 
     timeout = config.BUILD_LOCK_TIMEOUT.get()
     _logger.debug("waiting for another builder of %s (lock %s)", entry, lock_path)
-    start = time.monotonic()
+    start = _now()
     reported = False
     while True:
-        waited = time.monotonic() - start
-        deadlines = [t for t in (timeout, None if reported else REPORT_AFTER_S) if t is not None]
-        step = max(0.0, min(deadlines) - waited) if deadlines else -1  # -1: no limit
+        waited = _now() - start
+        report_after, expected = (None, None) if reported else report_threshold(lock_path)
+        deadlines = [t for t in (timeout, report_after) if t is not None]
+        # Reported and no timeout: -1, wait as long as it takes.
+        step = min(_RECHECK_S, *(max(0.0, t - waited) for t in deadlines)) if deadlines else -1
         try:
             lock.acquire(timeout=step, poll_interval=_POLL_S)
             return
         except filelock.Timeout:
             pass
-        waited = time.monotonic() - start
+        waited = _now() - start
         if timeout is not None and waited >= timeout:
             raise CacheError(
                 f"gave up after waiting {waited:.1f} s (build_lock_timeout, "
                 f"GT4PY_BUILD_LOCK_TIMEOUT) for {entry}: {describe_holder(lock_path)} holds its "
                 f"build lock {lock_path}. If that process is stopped or hung, end it and retry"
             )
-        if not reported and waited >= REPORT_AFTER_S:
+        if report_after is not None and waited >= report_after:
             reported = True
+            if expected is None:
+                why = "nothing is known about build times there"
+            else:
+                why = f"builds there took up to {expected:.1f} s"
             _logger.warning(
-                "still waiting after %.0f s for %s: %s holds its build lock %s (a stopped or "
-                "hung builder? set GT4PY_BUILD_LOCK_TIMEOUT to give up after a while)",
+                "still waiting after %.0f s for %s: %s holds its build lock %s (warned after "
+                "%.0f s: %s). A stopped or hung builder? Set GT4PY_BUILD_LOCK_TIMEOUT to give "
+                "up after a while",
                 waited,
                 entry,
                 describe_holder(lock_path),
                 lock_path,
+                report_after,
+                why,
             )
+
+
+def report_threshold(lock_path: pathlib.Path) -> tuple[float, float | None]:
+    """After how many seconds a waiter for ``lock_path`` warns, and the build time that is
+    based on (None: unknown, the fallback ``REPORT_AFTER_S``).
+
+    The expected build time is the longer of what the holder recorded (its recent builds in
+    the namespace) and this process's own recent builds there.
+    """
+    known = []
+    record = _read_holder(lock_path)
+    if record is not None:
+        with contextlib.suppress(KeyError, TypeError, ValueError):
+            known.append(float(record["expected_s"]))
+    own = expected_build_time(lock_path)
+    if own is not None:
+        known.append(own)
+    known = [t for t in known if math.isfinite(t) and t >= 0]  # drop nan, inf, junk
+    if not known:
+        return REPORT_AFTER_S, None
+    expected = max(known)
+    return max(MIN_REPORT_S, REPORT_FACTOR * expected), expected
+
+
+def expected_build_time(lock_path: pathlib.Path) -> float | None:
+    """The longest recent build this process did in the namespace of ``lock_path``."""
+    with _state_lock:
+        recent = _build_times.get(_namespace_dir(lock_path))
+        return max(recent) if recent else None
+
+
+def _note_build_time(lock_path: pathlib.Path, seconds: float) -> None:
+    if seconds < _MIN_RECORDED_BUILD_S:
+        return
+    with _state_lock:
+        recent = _build_times.setdefault(
+            _namespace_dir(lock_path), collections.deque(maxlen=_RECENT_BUILDS)
+        )
+        recent.append(seconds)
 
 
 def describe_holder(lock_path: pathlib.Path) -> str:
     """Who holds ``lock_path``, from its holder file: 'process 12 on host h (for 3 s)'."""
+    record = _read_holder(lock_path)
     try:
-        record: dict[str, Any] = json.loads(holder_path(lock_path).read_text(encoding="utf-8"))
+        assert record is not None
         pid, host, since = int(record["pid"]), str(record["host"]), float(record["since"])
-    except (OSError, ValueError, KeyError, TypeError):
+    except (AssertionError, ValueError, KeyError, TypeError):
         return "an unknown process (it left no holder record)"
     return f"process {pid} on host {host} (for {max(0.0, time.time() - since):.0f} s)"
+
+
+def _read_holder(lock_path: pathlib.Path) -> dict[str, Any] | None:
+    try:
+        record = json.loads(holder_path(lock_path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return record if isinstance(record, dict) else None
 
 
 def _record_holder(lock_path: pathlib.Path, entry: str) -> None:
     # Best effort and not fsynced: it only serves messages. Written to a temp sibling and
     # renamed, so a waiter reads a whole record or none.
-    record = {
+    record: dict[str, Any] = {
         "pid": os.getpid(),
         "host": socket.gethostname(),
         "since": time.time(),
         "entry": entry,
     }
+    expected = expected_build_time(lock_path)
+    if expected is not None:
+        record["expected_s"] = round(expected, 3)
     temp = temp_sibling(holder_path(lock_path))
     try:
         temp.write_text(json.dumps(record), encoding="utf-8")
@@ -166,6 +272,109 @@ def try_lock(lock_path: pathlib.Path) -> filelock.BaseFileLock | None:
     except (filelock.Timeout, OSError):
         return None
     return lock
+
+
+# -- sweeping what killed builders left --------------------------------------------------------
+
+
+def sweep_stale_staging(lock_path: pathlib.Path, previous: dict[str, Any] | None) -> int:
+    """Remove what killed builders left; called holding the lock ``lock_path``, with
+    ``previous``, the holder record found there when the lock was taken.
+
+    A holder record outlives its holder only when the holder was killed (it is removed with
+    the lock), so a record naming this host and a process that is no longer running proves
+    that process dead; its staging items of that key (``.tmp-<digest>-<pid>-*`` in ``_dirs``,
+    ``_files`` and ``_locks``) are removed. That is done for the locked key with ``previous``,
+    and, the first time this process builds in the namespace, for every other key with such a
+    record whose lock is free (the record goes too). Staging items of another host's builder
+    are left to ``clean``: its pid cannot be checked from here, and on a file system whose
+    locks do not reach across hosts a free lock proves nothing. Returns how many items were
+    removed.
+    """
+    namespace_dir = _namespace_dir(lock_path)
+    locked = lock_path.name.removesuffix(LOCK_SUFFIX)
+    removed = 0
+    dead = _dead_local_owner(previous)
+    if dead is not None:
+        removed += _remove_staging(namespace_dir, locked, dead)
+    with _state_lock:
+        whole = namespace_dir not in _swept
+        _swept.add(namespace_dir)
+    if not whole:
+        return removed
+    for name in os.listdir(lock_path.parent):
+        if not name.endswith(HOLDER_SUFFIX):
+            continue
+        digest = name.removesuffix(HOLDER_SUFFIX)
+        if digest == locked or not is_entry_name(digest):
+            continue
+        key_lock = lock_path.parent / f"{digest}{LOCK_SUFFIX}"
+        dead = _dead_local_owner(_read_holder(key_lock))
+        if dead is None or not key_lock.exists():
+            continue
+        lock = try_lock(key_lock)
+        if lock is None:
+            continue  # a builder holds it now
+        try:
+            removed += _remove_staging(namespace_dir, digest, dead)
+            with contextlib.suppress(FileNotFoundError):
+                holder_path(key_lock).unlink()
+        finally:
+            lock.release()
+    return removed
+
+
+def _dead_local_owner(record: dict[str, Any] | None) -> int | None:
+    """The pid of a holder record naming this host and a process that no longer runs."""
+    if record is None:
+        return None
+    try:
+        pid, host = int(record["pid"]), str(record["host"])
+    except (KeyError, TypeError, ValueError):
+        return None
+    if host != socket.gethostname() or _process_alive(pid):
+        return None
+    return pid
+
+
+def _remove_staging(namespace_dir: pathlib.Path, digest: str, pid: int) -> int:
+    """Remove the staging items of key ``digest`` that process ``pid`` made."""
+    removed = 0
+    for directory in (
+        namespace_dir / DIRS_DIR,
+        namespace_dir / FILES_DIR,
+        namespace_dir / LOCKS_DIR,
+    ):
+        try:
+            names = os.listdir(directory)
+        except OSError:
+            continue
+        for name in names:
+            match = _TEMP_NAME.fullmatch(name)
+            if match is None or int(match["pid"]) != pid:
+                continue
+            if match["name"].split(".", 1)[0] != digest:  # "<digest>" or "<digest>.holder"
+                continue
+            remove_scratch(directory / name)
+            removed += 1
+            _logger.debug("removed %s, left by process %s that was killed", directory / name, pid)
+    return removed
+
+
+def _process_alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (OSError, OverflowError):  # PermissionError: someone else's; else: cannot tell
+        return True
+    return True
+
+
+def _namespace_dir(lock_path: pathlib.Path) -> pathlib.Path:
+    return lock_path.parent.parent  # <namespace>/_locks/<digest>.lock
 
 
 __all__: list[str] = []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import pathlib
 from collections.abc import Callable, Mapping
@@ -89,7 +90,10 @@ class Setting(Generic[T]):
     restricts the accepted values (text choices match ignoring case, ``_`` and ``-``, so
     released gt4py's ``debug`` or ``REL_WITH_DEB_INFO`` are ``Debug`` and ``RelWithDebInfo``);
     ``optional`` lets the empty string mean ``None``; a callable ``default`` is evaluated when
-    the value is first needed (e.g. the CPU count). ``env_text`` rewrites environment text
+    the value is first needed (e.g. the CPU count). A ``float`` setting never takes ``nan``
+    and takes ``inf``/``-inf`` only with ``allow_infinity`` (a limit that means "no limit" is
+    spelled by leaving the setting unset, not by ``inf``); ``minimum`` bounds it from below
+    (e.g. 0 for durations and timeouts). ``env_text`` rewrites environment text
     before it is parsed (released gt4py's spellings of a value); ``hint`` is appended to every
     error about a bad value (e.g. what a released value is called now).
 
@@ -108,6 +112,7 @@ class Setting(Generic[T]):
     choices: tuple[T, ...] | None = None
     optional: bool = False
     minimum: int | float | None = None
+    allow_infinity: bool = False
     env_text: Callable[[str], str] | None = None
     hint: str = ""
 
@@ -167,6 +172,8 @@ class Setting(Generic[T]):
                 f"gt4py setting '{self.name}' ({source}) must be a {self._describe_type()}, "
                 f"got {value!r} of type {type(value).__name__}"
             )
+        if self.type is float:
+            self._check_finite(cast(float, value), source)
         if self.choices is not None and value not in self.choices:
             value = self._choice_spelled(value)
             if value not in self.choices:
@@ -180,6 +187,20 @@ class Setting(Generic[T]):
                 f"(minimum {self.minimum}){self._hint()}"
             )
         return value
+
+    def _check_finite(self, value: float, source: str) -> None:
+        # nan passes every comparison with a minimum (and turns a timeout into a busy loop);
+        # inf is rarely what a number setting means.
+        if math.isnan(value):
+            problem = "is not a number"
+        elif math.isinf(value) and not self.allow_infinity:
+            problem = "is not a finite number"
+        else:
+            return
+        raise ConfigError(
+            f"{source}={value!r} {problem}: gt4py setting '{self.name}' ({self.doc}) needs a "
+            f"{self._describe_type()}{self._hint()}"
+        )
 
     def _choice_spelled(self, value: Any) -> Any:
         """The choice ``value`` spells ignoring case, ``_`` and ``-`` (else ``value``)."""
@@ -198,7 +219,7 @@ class Setting(Generic[T]):
         text = {
             bool: "boolean (1/0, true/false, yes/no, on/off)",
             int: "integer",
-            float: "number",
+            float: "number" if self.allow_infinity else "finite number",
             pathlib.Path: "path",
         }.get(self.type, self.type.__name__)
         if self.minimum is not None:

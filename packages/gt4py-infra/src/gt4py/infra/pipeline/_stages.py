@@ -10,6 +10,7 @@ from typing import Any
 
 from gt4py.infra import config
 from gt4py.infra.caching._atomic import atomic_write_bytes
+from gt4py.infra.caching._errors import CacheError
 
 
 #: How a stage value becomes a dump file's contents; None skips the stage.
@@ -84,21 +85,52 @@ class StageValues(Mapping[str, Any]):
 
         ``render`` turns a value into the file's text or bytes (None: skip the stage); by
         default text stays text, bytes stay bytes, a path is copied, anything else is its
-        ``repr``. Returns the written files, in declared order.
+        ``repr``. ``directory`` (and its parents) is created. Returns the written files, in
+        declared order. A directory that cannot be created or written to is a
+        ``config.ConfigError`` naming it and the ``dump_stages`` setting
+        (``GT4PY_DUMP_STAGES``) that asked for the dump.
         """
         render = _default_render if render is None else render
-        written = []
+        directory = pathlib.Path(directory)
+        written: list[pathlib.Path] = []
         for stage in self._declared:
             if stage.name not in self._values:
                 continue
             content = render(stage, self._values[stage.name])
             if content is None:
                 continue
-            path = pathlib.Path(directory) / stage.file_name
+            path = directory / stage.file_name
             data = content.encode("utf-8") if isinstance(content, str) else content
-            atomic_write_bytes(path, data)
+            try:
+                if not written:
+                    directory.mkdir(parents=True, exist_ok=True)
+                atomic_write_bytes(path, data)
+            except (OSError, CacheError) as error:
+                raise dump_error(directory, error) from error
             written.append(path)
         return written
+
+
+def dump_error(directory: pathlib.Path, error: OSError | CacheError) -> config.ConfigError:
+    """The error for stage dumps that cannot be written to ``directory``."""
+    cause = error if isinstance(error, OSError) else error.__cause__
+    if isinstance(cause, OSError):
+        where = f" ({cause.filename})" if cause.filename else ""
+        reason = f"{cause.strerror or cause}{where}"
+    else:
+        reason = str(error)
+    message = f"cannot write the compile stages to {directory}: {reason}"
+    try:
+        resolved = config.DUMP_STAGES.resolve()
+    except config.ConfigError:
+        resolved = None
+    if resolved is None or resolved.value is None:
+        return config.ConfigError(f"{message} (stage dumps: GT4PY_DUMP_STAGES)")
+    return config.ConfigError(
+        f"{message}. They are written because GT4PY_DUMP_STAGES (setting dump_stages, "
+        f"{resolved.source}) is {resolved.value}; point it at a directory you can write to, "
+        "or unset it"
+    )
 
 
 def _default_render(stage: Stage, value: Any) -> str | bytes:

@@ -3,6 +3,11 @@
 It is started as ``python -c <bootstrap> <gt4py.infra root>``, never by ``multiprocessing``,
 so the user's main module (a script without a main guard, a notebook, a REPL) is not re-run.
 The worker only produces artifacts; it never loads what it built.
+
+A worker does not outlive its parent: between tasks it sees the end of its request pipe, and
+during a task a watcher thread notices that its parent process changed (the parent was killed
+and the worker re-parented); it then stops the build tools the task started (their process
+groups, see ``gt4py.infra.native._tools``) and exits at once, leaving nothing running.
 """
 
 from __future__ import annotations
@@ -11,12 +16,21 @@ import contextlib
 import os
 import pickle
 import sys
-from typing import IO
+import threading
+import time
+from typing import IO, Final
 
 from ._protocol import FrameKind, TaskContext, TaskFailure, read_frame, write_frame
 
 
+#: How often (seconds) a worker checks that its parent is still there.
+PARENT_CHECK_S: Final = 0.25
+#: The exit status of a worker whose parent died (128 + SIGKILL, as if killed with it).
+ORPHANED_EXIT_STATUS: Final = 137
+
+
 def main() -> int:
+    _watch_parent(os.getppid())
     requests, replies = _claim_protocol_streams()
     try:
         return _serve(requests, replies)
@@ -24,6 +38,23 @@ def main() -> int:
         return 130
     except BrokenPipeError:  # the parent is gone; nobody is waiting for an answer
         return 0
+
+
+def _watch_parent(parent: int) -> None:
+    """Exit, stopping the build tools of the running task, once ``parent`` is gone."""
+    if parent <= 1:
+        return  # already orphaned at start (or started by init): nothing to watch
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_S)
+        tools = sys.modules.get("gt4py.infra.native._tools")  # only if a task used any
+        if tools is not None:
+            with contextlib.suppress(Exception):
+                tools.stop_all_tools()
+        os._exit(ORPHANED_EXIT_STATUS)
+
+    threading.Thread(target=watch, name="gt4py-worker-parent-watch", daemon=True).start()
 
 
 def _claim_protocol_streams() -> tuple[IO[bytes], IO[bytes]]:
