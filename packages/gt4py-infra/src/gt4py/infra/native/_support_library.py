@@ -56,7 +56,13 @@ def build_in_chunks(
     # One process per chunk, all at once: there are at most `jobs` of them.
     running = [(c, _tools.start_command(c, cwd=build_dir, role="C++ compiler")) for c in compiles]
     # A chunk whose pipe is full waits for its turn here; all are read before any is judged.
-    results = [(c, p.communicate()[0], p.returncode) for c, p in running]
+    try:
+        results = [(c, p.communicate()[0], p.returncode) for c, p in running]
+    except (
+        BaseException
+    ):  # interrupted: stop every chunk's compiler now, not only the one waited on
+        _tools.stop_tools([p for _, p in running])
+        raise
     for command, output, returncode in results:
         if returncode != 0:
             return _described(subprocess.CompletedProcess(command, returncode, output))
