@@ -5,6 +5,8 @@
 In one interpreter, on a filled cache under the configured root (as the DSLs use it):
 
 - ``FileCache.get`` and ``get_or_build_object`` of a 1 KiB entry,
+- ``FileCache.get`` through a new cache object each time (an *open*: the cache root's trust
+  check, one ``lstat``, ADR 0026), and that check alone,
 - ``BuildDirCache.get_or_build`` of a small directory (2 files, 64 KiB),
 - ``native.build_extension`` of an already built tiny nanobind module (the whole key:
   sources, options, toolchain identity),
@@ -80,6 +82,23 @@ def main() -> None:
             files.put(key, os.urandom(1 << 10))
             files.get_or_build_object(caching.CacheKey({"object": "1"}), lambda: list(range(100)))
             results.append(("FileCache.get, 1 KiB", median_us(lambda: files.get(key), repeat)))
+            results.append(
+                (
+                    "FileCache open + get (new object), 1 KiB",
+                    median_us(lambda: caching.FileCache("bench/files").get(key), repeat),
+                )
+            )
+            try:
+                from gt4py.infra.caching._trust import check_root
+            except ImportError:  # a gt4py from before the trust checks
+                pass
+            else:
+                results.append(
+                    (
+                        "cache root trust check (per open)",
+                        median_us(lambda: check_root(root), repeat),
+                    )
+                )
             results.append(
                 (
                     "FileCache.get_or_build_object",

@@ -4,6 +4,7 @@ A reader must only ever see nothing or a complete entry. Files are written to a 
 sibling, flushed to disk and moved over the destination with ``os.replace``; directories are
 built in a hidden temp sibling and moved into place with one ``os.rename``. Removal renames to
 a hidden trash name first, so a concurrent reader sees the entry either whole or gone.
+What is created here gets the mode of the trust policy (``_trust``), whatever the umask.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import contextlib
 import errno
 import os
 import pathlib
+import re
 import secrets
 import shutil
 import time
@@ -19,6 +21,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Final, TypeVar
 
 from ._errors import CacheError
+from ._trust import Policy, current_policy, secure_new_directory, secure_new_file
 
 
 TEMP_PREFIX: Final = ".tmp-"
@@ -95,15 +98,20 @@ def race_backoff(attempt: int) -> None:
 def make_directory(path: pathlib.Path) -> None:
     """``mkdir -p`` with a :class:`CacheError` that names the directory on failure.
 
-    Retries while a concurrent ``clean`` removes the (empty) directories being created.
+    Every directory created gets the mode (and group) of the trust policy, whatever the
+    umask; existing ones are left as they are. A missing session cache directory
+    (``gt4py-session-<pid>-*``) is never recreated: its owner removed it when it ended, and a
+    copy without the owner's marker would be left behind (ADR 0026). Retries while a
+    concurrent ``clean`` removes the (empty) directories being created.
     """
+    policy = current_policy()
     for attempt in range(RACE_ATTEMPTS):
         try:
-            path.mkdir(parents=True, exist_ok=True)
+            _make_directories(path, policy)
             return
         except (FileNotFoundError, FileExistsError) as error:
-            # FileExistsError is also what pathlib raises when the directory vanished between
-            # its mkdir and its is_dir check; only a non-directory in the way is permanent.
+            # FileExistsError is also what we see when the directory vanished between its
+            # mkdir and its check; only a non-directory in the way is permanent.
             permanent = os.path.lexists(path) and not path.is_dir()
             if permanent or attempt + 1 == RACE_ATTEMPTS:
                 raise cache_error_from(
@@ -114,6 +122,65 @@ def make_directory(path: pathlib.Path) -> None:
             raise cache_error_from(
                 error, "creating a cache directory", path, directory=path
             ) from error
+
+
+def _make_directories(path: pathlib.Path, policy: Policy) -> None:
+    if _SESSION_NAME.fullmatch(path.name):
+        if path.is_dir():
+            return
+        raise CacheError(
+            f"the session cache directory {path} no longer exists: the process that made it "
+            "ended and removed it (lifetime 'session'), so this build has nowhere to go; it is "
+            "not recreated"
+        )
+    try:
+        os.mkdir(path, 0o700)  # never wider than the final mode, in between
+    except FileExistsError:
+        if not path.is_dir():
+            raise
+        return
+    except FileNotFoundError:
+        if path.parent == path:
+            raise
+        _make_directories(path.parent, policy)
+        try:
+            os.mkdir(path, 0o700)
+        except FileExistsError:
+            if not path.is_dir():
+                raise
+            return
+    secure_new_directory(path, policy)
+
+
+def create_directory(path: pathlib.Path) -> None:
+    """Create the new directory ``path`` (never an existing one: no pre-created directory or
+    symlink is followed), with the mode of the trust policy."""
+    os.mkdir(path, 0o700)
+    secure_new_directory(path, current_policy())
+
+
+def prepare_lock_file(lock_path: pathlib.Path) -> None:
+    """Create the lock file ``lock_path`` with the policy's mode if it is missing.
+
+    filelock would create it following the umask; a shared cache needs it group-writable
+    for every member, a private one readable by nobody else.
+    """
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_NOFOLLOW | _O_CLOEXEC
+    try:
+        fd = create_in_directory(
+            lock_path.parent,
+            lambda: os.open(lock_path, flags, 0o600),
+            doing="creating a build lock",
+            path=lock_path,
+        )
+    except CacheError as error:
+        if isinstance(error.__cause__, FileExistsError):
+            return
+        raise
+    try:
+        secure_new_file(fd, lock_path, current_policy())
+    finally:
+        os.close(fd)
 
 
 def create_in_directory(
@@ -252,11 +319,18 @@ def fsync_directory(directory: pathlib.Path) -> None:
 
 
 def _create_temp_sibling(path: pathlib.Path) -> tuple[int, pathlib.Path]:
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_BINARY | _O_CLOEXEC
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_NOFOLLOW | _O_BINARY | _O_CLOEXEC
     temp = temp_sibling(path)
     fd = create_in_directory(
-        path.parent, lambda: os.open(temp, flags, 0o666), doing="creating a temp file", path=temp
+        path.parent, lambda: os.open(temp, flags, 0o600), doing="creating a temp file", path=temp
     )
+    try:
+        secure_new_file(fd, temp, current_policy())
+    except BaseException:
+        os.close(fd)
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
     return fd, temp
 
 
@@ -270,6 +344,9 @@ def _write_all(fd: int, data: Buffer) -> None:
 _O_BINARY: Final[int] = getattr(os, "O_BINARY", 0)
 _O_CLOEXEC: Final[int] = getattr(os, "O_CLOEXEC", 0)
 _O_DIRECTORY: Final[int] = getattr(os, "O_DIRECTORY", 0)
+_O_NOFOLLOW: Final[int] = getattr(os, "O_NOFOLLOW", 0)
+# The name config._session_dirs gives session cache directories.
+_SESSION_NAME: Final = re.compile(r"gt4py-session-[0-9]+-.+")
 
 
 __all__ = ["atomic_publish_dir", "atomic_write_bytes"]

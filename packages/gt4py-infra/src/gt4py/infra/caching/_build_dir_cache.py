@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import os
 import pathlib
+import stat
 from collections.abc import Callable, Iterator
 
 from gt4py.infra.pipeline._compile_log import note_outcome
 
 from ._atomic import (
+    create_directory,
     create_in_directory,
     disk_full_is_a_cache_error,
+    make_directory,
+    prepare_lock_file,
     publish_directory,
     remove_atomically,
     remove_tree,
@@ -23,8 +27,9 @@ from ._file_format import CorruptEntry
 from ._keys import CacheKey
 from ._layout import NamespaceLayout, is_entry_name
 from ._locking import build_lock
-from ._manifest import MANIFEST_NAME, read_manifest, verify_contents, write_manifest
+from ._manifest import MANIFEST_NAME, read_manifest, reseal, verify_contents, write_manifest
 from ._namespaced import ABSENT, Miss, NamespacedCache, check_key
+from ._trust import check_entry, current_policy, secure_tree
 
 
 class BuildDirCache(NamespacedCache):
@@ -33,8 +38,10 @@ class BuildDirCache(NamespacedCache):
     ``build(path)`` fills an empty temp directory next to the final entry; the cache then
     records a manifest of everything in it and renames it into place in one step, so an
     entry directory is always complete. Reading checks the manifest: every listed file must
-    be present with its size and (with ``verify_checksums``, the default) its checksum;
-    anything else is a miss and is rebuilt.
+    be present with its size and (with ``verify_checksums``, the default) its checksum, and
+    nothing unlisted may be there; anything else is a miss and is rebuilt. An entry (or a
+    file of it) that another user owns or can write is refused with a :class:`CacheError`
+    (ADR 0026). Everything in a published entry has the trust policy's mode.
 
     Build functions must not bake the temp path into their products: the directory is
     renamed after ``build`` returns.
@@ -85,6 +92,7 @@ class BuildDirCache(NamespacedCache):
     ) -> pathlib.Path:
         layout = self._writable_layout(layout, key)
         entry = layout.dir_entry(key.digest)
+        prepare_lock_file(layout.lock_path(key.digest))
         # Double-checked: another builder may have published while we waited for the lock.
         with build_lock(layout.lock_path(key.digest), entry=self._describe(key)):
             miss = self._check(layout, key)
@@ -92,9 +100,10 @@ class BuildDirCache(NamespacedCache):
                 note_outcome(self.namespace, "hit")  # built by another process meanwhile
                 return entry
             self._report(layout, key, miss)
-            temp = self._build_in_temp(entry, key, build)
+            temp, sealed = self._build_in_temp(entry, key, build)
             try:
-                self._publish(layout, key, temp, entry)
+                if self._publish(layout, key, temp, entry):
+                    reseal(entry, sealed)
             finally:
                 remove_tree(temp)  # no-op once published
             count_build(self.namespace)
@@ -102,11 +111,29 @@ class BuildDirCache(NamespacedCache):
         return entry
 
     def _check(self, layout: NamespaceLayout, key: CacheKey) -> Miss | None:
-        """None for a valid entry, else why there is no usable one."""
+        """None for a valid entry, else why there is no usable one.
+
+        An entry directory that another user owns or can write is a :class:`CacheError`
+        (``_trust``), not a miss: rebuilding would not make its namespace trustworthy.
+        """
         entry = layout.dir_entry(key.digest)
         try:
+            info = os.lstat(entry)
+        except (FileNotFoundError, NotADirectoryError):
+            return ABSENT
+        except OSError as error:
+            return Miss(f"entry unreadable: {error.strerror or error}")
+        check_entry(entry, info, "cache entry directory")
+        if not stat.S_ISDIR(info.st_mode):
+            return Miss("a file sits where the entry directory belongs")
+        try:
             document = read_manifest(entry, key.digest)
-            verify_contents(entry, document, checksums=self._verify_checksums)
+            verify_contents(
+                entry,
+                document,
+                checksums=self._verify_checksums,
+                directory_mtime_ns=info.st_mtime_ns,
+            )
         except FileNotFoundError:
             return ABSENT
         except CorruptEntry as error:
@@ -115,40 +142,54 @@ class BuildDirCache(NamespacedCache):
 
     def _build_in_temp(
         self, entry: pathlib.Path, key: CacheKey, build: Callable[[pathlib.Path], object]
-    ) -> pathlib.Path:
+    ) -> tuple[pathlib.Path, int]:
         temp = temp_sibling(entry)
         create_in_directory(
-            entry.parent, temp.mkdir, doing="creating a temp build directory", path=temp
+            entry.parent,
+            lambda: create_directory(temp),
+            doing="creating a temp build directory",
+            path=temp,
         )
         try:
             with disk_full_is_a_cache_error(entry.parent, "building a cache entry"):
                 build(temp)
-            write_manifest(temp, key)
+                if not temp.is_dir():
+                    make_directory(entry.parent)  # a CacheError if its session ended meanwhile
+                    raise CacheError(
+                        f"the temp build directory {temp} of {self._describe(key)} was removed "
+                        "while it was being built (by a concurrent `python -m gt4py.infra.cache clean`?)"
+                    )
+                # The build's tools wrote with their umask: give everything the policy's mode.
+                secure_tree(temp, current_policy())
+            sealed = write_manifest(temp, key)
         except BaseException:
             remove_tree(temp)
             raise
-        return temp
+        return temp, sealed
 
     def _publish(
         self, layout: NamespaceLayout, key: CacheKey, temp: pathlib.Path, entry: pathlib.Path
-    ) -> None:
+    ) -> bool:
+        """Publish ``temp`` as ``entry``; False when a concurrent builder's valid entry was
+        kept instead."""
         # Files are not fsynced one by one: after a power loss, content that never reached
         # the disk fails the manifest's size or checksum check and is rebuilt.
         if entry.is_symlink() or entry.is_file():
             remove_atomically(entry)  # junk where a directory belongs
         if publish_directory(temp, entry):
-            return
+            return True
         # The entry exists. Under our lock it is normally a corrupt leftover; but if locking
         # failed us (a removed lock file, a file system without working locks) it may be a
         # concurrent builder's valid entry, which readers may already use: keep that one.
         if self._check(layout, key) is None:
-            return
+            return False
         remove_atomically(entry)
         if not publish_directory(temp, entry):
             raise CacheError(
                 f"could not publish {self._describe(key)} at {entry}: another process keeps "
                 "replacing it with invalid contents"
             )
+        return True
 
     def _report(self, layout: NamespaceLayout, key: CacheKey, miss: Miss) -> None:
         report_miss(self.namespace, key, miss.corrupt_reason, lambda: _previous_entries(layout))

@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 from gt4py.infra.pipeline._compile_log import note_outcome
 
 from . import _file_format as file_format
-from ._atomic import disk_full_is_a_cache_error, write_chunks_atomically
+from ._atomic import disk_full_is_a_cache_error, prepare_lock_file, write_chunks_atomically
 from ._build_counts import count_build
 from ._diagnostics import PreviousEntry, report_miss
 from ._file_format import CorruptEntry, PayloadKind
@@ -18,6 +18,7 @@ from ._keys import CacheKey
 from ._layout import NamespaceLayout, is_entry_name
 from ._locking import build_lock
 from ._namespaced import ABSENT, Miss, NamespacedCache, check_key
+from ._trust import check_entry
 
 
 _T = TypeVar("_T")
@@ -103,6 +104,7 @@ class FileCache(NamespacedCache):
         to_payload: Callable[[Any], bytes],
     ) -> Any:
         layout = self._writable_layout(layout, key)
+        prepare_lock_file(layout.lock_path(key.digest))
         # Double-checked: another builder may have published while we waited for the lock.
         with build_lock(layout.lock_path(key.digest), entry=self._describe(key)):
             found = _lookup(layout, key, kind)
@@ -125,7 +127,9 @@ class FileCache(NamespacedCache):
 def _lookup(layout: NamespaceLayout, key: CacheKey, kind: PayloadKind) -> object:
     """The stored value for ``key``, or a :class:`Miss` saying why there is none."""
     try:
-        stored_kind, payload = file_format.read_payload(layout.file_entry(key.digest), key.digest)
+        stored_kind, payload = file_format.read_payload(
+            layout.file_entry(key.digest), key.digest, check_entry
+        )
     except FileNotFoundError:
         return ABSENT
     except CorruptEntry as error:

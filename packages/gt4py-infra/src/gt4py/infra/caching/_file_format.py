@@ -24,12 +24,13 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import errno
 import io
 import json
 import os
 import pathlib
 import struct
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Final
 
 import xxhash
@@ -81,22 +82,33 @@ def encode(key: CacheKey, kind: PayloadKind, payload: bytes | memoryview) -> lis
     return [header, parts, bytes(payload) if isinstance(payload, memoryview) else payload]
 
 
-def read_payload(path: str | os.PathLike[str], digest: str) -> tuple[PayloadKind, bytes]:
+def read_payload(
+    path: pathlib.Path,
+    digest: str,
+    check_owner: Callable[[pathlib.Path, os.stat_result], None] | None = None,
+) -> tuple[PayloadKind, bytes]:
     """The validated payload of the entry at ``path`` for the key with ``digest``.
 
     Raises FileNotFoundError when there is no entry, :class:`CorruptEntry` when there is one
-    that fails any check (including being unreadable).
+    that fails any check (including being unreadable). ``check_owner`` is given the entry's
+    ``fstat`` before anything is read (it raises to refuse the entry). A symlink is not
+    followed: an entry is a regular file.
     """
     try:
-        fd = os.open(path, os.O_RDONLY | _O_CLOEXEC | _O_BINARY)
+        fd = os.open(path, os.O_RDONLY | _O_CLOEXEC | _O_BINARY | _O_NOFOLLOW)
     except FileNotFoundError:
         raise
     except NotADirectoryError as error:  # a parent is a file: there can be no entry
         raise FileNotFoundError(str(error)) from error
     except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise CorruptEntry("a symlink sits where the entry file belongs") from error
         raise CorruptEntry(f"unreadable: {error.strerror or error}") from error
     try:
-        size = os.fstat(fd).st_size
+        info = os.fstat(fd)
+        if check_owner is not None:
+            check_owner(path, info)
+        size = info.st_size
         if size <= _READ_AT_ONCE:
             # One read and a slice beat a second system call for small entries.
             data = _read_exactly(fd, size)
@@ -164,6 +176,7 @@ def open_for_inspection(path: pathlib.Path) -> io.FileIO:
 _O_NOATIME: Final[int] = getattr(os, "O_NOATIME", 0)
 _O_CLOEXEC: Final[int] = getattr(os, "O_CLOEXEC", 0)
 _O_BINARY: Final[int] = getattr(os, "O_BINARY", 0)
+_O_NOFOLLOW: Final[int] = getattr(os, "O_NOFOLLOW", 0)
 _READ_AT_ONCE: Final = 64 << 10
 
 

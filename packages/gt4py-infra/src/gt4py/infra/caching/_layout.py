@@ -14,12 +14,14 @@ collide with a nested namespace such as ``next/translation/v2``.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pathlib
 import re
 import threading
 from typing import Any, Final
 
+from ._atomic import make_directory
 from ._errors import CacheError
 
 
@@ -53,10 +55,19 @@ def is_entry_name(name: str) -> bool:
 class NamespaceLayout:
     """The paths of one namespace under one root (computed once: lookups are a hot path)."""
 
-    __slots__ = ("directory", "dirs_dir", "files_dir", "locks_dir", "namespace", "root")
+    __slots__ = (
+        "directory",
+        "dirs_dir",
+        "files_dir",
+        "locks_dir",
+        "namespace",
+        "root",
+        "root_checked",
+    )
 
     def __init__(self, root: pathlib.Path, namespace: str) -> None:
         self.root = root
+        self.root_checked = False  # set once the root exists and passed the trust check
         self.namespace = namespace
         self.directory = root.joinpath(*namespace.split("/"))
         self.files_dir = self.directory / FILES_DIR
@@ -106,6 +117,7 @@ def _configured_root() -> pathlib.Path:
     memo = _memo
     if memo is not None and memo[0] == _root_settings(config):
         return memo[1]
+    _prepare_configured_root(config)
     try:
         root = config.cache_root()
     except config.CacheRootError as error:
@@ -114,6 +126,18 @@ def _configured_root() -> pathlib.Path:
         # cache_root() may itself have set session_cache_dir: key the memo on the settings now.
         _memo = (_root_settings(config), root)
     return root
+
+
+def _prepare_configured_root(config: Any) -> None:
+    """Create a missing persistent root with the trust policy's mode (``cache_root()`` would
+    follow the umask), and refuse to recreate a session root that its owner removed."""
+    if config.BUILD_CACHE_LIFETIME.get() == "persistent":
+        with contextlib.suppress(CacheError):  # cache_root() reports what went wrong
+            make_directory(config.BUILD_CACHE_DIR.get())
+        return
+    session_dir = config.SESSION_CACHE_DIR.get()
+    if session_dir is not None and not os.path.isdir(session_dir):
+        make_directory(session_dir)  # a CacheError for a removed session directory
 
 
 def _root_settings(config: Any) -> tuple[Any, ...]:

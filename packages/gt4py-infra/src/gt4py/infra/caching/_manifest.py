@@ -3,15 +3,20 @@
 It is written last into the finished temp directory, just before the directory is renamed
 into place. It records the key (digest and named parts) and every file, directory and
 symlink of the entry with its size and xxh3 checksum. An entry is valid only when its manifest
-parses and everything it lists is present and unchanged.
+parses, everything it lists is present and unchanged, and nothing else is there. Its files
+(and the manifest) must be trusted (``_trust``): a file of another user or one others can
+write is refused with a :class:`CacheError`.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import os
 import pathlib
 import stat
+import time
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -21,22 +26,34 @@ from ._atomic import atomic_write_bytes
 from ._errors import CacheError
 from ._file_format import CorruptEntry, open_for_inspection
 from ._keys import CacheKey
+from ._trust import check_entry
 
 
 MANIFEST_NAME: Final = ".gt4py-cache-manifest.json"
 MANIFEST_FORMAT: Final = 1
 _CHUNK: Final = 1 << 20
+_O_NOFOLLOW: Final[int] = getattr(os, "O_NOFOLLOW", 0)
+_O_CLOEXEC: Final[int] = getattr(os, "O_CLOEXEC", 0)
 
 
-def write_manifest(directory: pathlib.Path, key: CacheKey) -> None:
-    """Describe the finished contents of ``directory`` in its manifest (written atomically)."""
+def write_manifest(directory: pathlib.Path, key: CacheKey) -> int:
+    """Describe the finished contents of ``directory`` in its manifest (written atomically).
+
+    Also *seals* the directory and its subdirectories: their modification time is set to a
+    value recorded in the manifest, and returned (:func:`reseal` restores it after a move on
+    a file system that changes it). Adding or removing a name in a directory sets its
+    modification time to the current time, so a reader that finds the recorded times knows
+    that nothing was added without listing the directories (see :func:`verify_contents`).
+    """
     manifest = directory / MANIFEST_NAME
     if manifest.exists() or manifest.is_symlink():
         raise CacheError(
             f"the build function wrote {MANIFEST_NAME} into {directory}; that name is "
             "reserved for the cache's manifest"
         )
+    sealed = _seal_time_ns()
     items: list[list[Any]] = []
+    subdirectories: list[pathlib.Path] = []
     for current, dirnames, filenames in os.walk(directory):
         base = pathlib.Path(current)
         dirnames.sort()
@@ -47,7 +64,8 @@ def write_manifest(directory: pathlib.Path, key: CacheKey) -> None:
             if stat.S_ISLNK(info.st_mode):
                 items.append([relative, "link", os.readlink(path)])
             elif stat.S_ISDIR(info.st_mode):
-                items.append([relative, "dir"])
+                items.append([relative, "dir", sealed])
+                subdirectories.append(path)
             elif stat.S_ISREG(info.st_mode):
                 items.append([relative, "file", info.st_size, _file_checksum(path)])
             else:
@@ -60,8 +78,27 @@ def write_manifest(directory: pathlib.Path, key: CacheKey) -> None:
         "key_digest": key.digest,
         "key_parts": dict(key.parts),
         "items": items,
+        "sealed_mtime_ns": sealed,
     }
+    for subdirectory in subdirectories:  # a change of a subdirectory leaves its parent's time
+        os.utime(subdirectory, ns=(sealed, sealed), follow_symlinks=False)
     atomic_write_bytes(manifest, json.dumps(document, ensure_ascii=False, indent=0).encode())
+    os.utime(directory, ns=(sealed, sealed))  # after the manifest's rename into it
+    return sealed
+
+
+def reseal(directory: pathlib.Path, sealed: int) -> None:
+    """Restore the sealed modification time of a moved entry, where the move changed it
+    (ext4, tmpfs and most others keep it). Best effort: an unsealed entry is only slower."""
+    with contextlib.suppress(OSError):
+        if os.lstat(directory).st_mtime_ns != sealed:
+            os.utime(directory, ns=(sealed, sealed), follow_symlinks=False)
+
+
+def _seal_time_ns() -> int:
+    # Whole, even seconds (every file system can store them: FAT has 2 s), in the past: any
+    # later change of a directory gives it a later time, even on coarse file systems.
+    return (int(time.time()) // 2 * 2 - 2) * 1_000_000_000
 
 
 def read_manifest(
@@ -71,7 +108,9 @@ def read_manifest(
 
     Raises FileNotFoundError when ``directory`` does not exist, :class:`CorruptEntry` when its
     manifest is missing, unreadable, malformed or for another key. ``inspecting``: a read for
-    a listing or a diagnostic, which must not count as a use of the entry.
+    a listing or a diagnostic, which must not count as a use of the entry (nor is it checked
+    for trust: nothing read then is run). Otherwise the manifest file must be trusted
+    (``_trust.check_entry``, a :class:`CacheError` if not).
     """
     path = directory / MANIFEST_NAME
     try:
@@ -79,7 +118,7 @@ def read_manifest(
             with open_for_inspection(path) as file:
                 raw = file.readall()
         else:
-            raw = path.read_bytes()
+            raw = _read_trusted(path)
     except FileNotFoundError:
         if not directory.exists():
             raise
@@ -89,6 +128,8 @@ def read_manifest(
             raise CorruptEntry("a file sits where the entry directory belongs") from error
         raise FileNotFoundError(str(error)) from error  # a parent is a file: no entry
     except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise CorruptEntry("the manifest is a symlink") from error
         raise CorruptEntry(f"manifest unreadable: {error.strerror or error}") from error
     try:
         document = json.loads(raw)
@@ -109,15 +150,52 @@ def read_manifest(
     return document
 
 
+def _read_trusted(path: pathlib.Path) -> bytes:
+    fd = os.open(path, os.O_RDONLY | _O_NOFOLLOW | _O_CLOEXEC)
+    try:
+        info = os.fstat(fd)
+        check_entry(path, info, "cache entry manifest")
+        data = os.read(fd, info.st_size + 1)  # one read, and it shows the end of the file
+        if len(data) <= info.st_size:
+            return data  # short: truncated meanwhile, and then it does not parse
+        chunks = [data]
+        while chunk := os.read(fd, _CHUNK):  # it grew since fstat: read it all
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
 def verify_contents(
-    directory: pathlib.Path, document: Mapping[str, Any], *, checksums: bool
+    directory: pathlib.Path,
+    document: Mapping[str, Any],
+    *,
+    checksums: bool,
+    directory_mtime_ns: int | None = None,
 ) -> None:
-    """Check that every item of the manifest is present and unchanged; CorruptEntry if not."""
+    """Check that the entry holds exactly what its manifest lists, unchanged.
+
+    A listed item missing or changed, or an item that is not listed (a file dropped into the
+    entry after it was published, such as a second extension module that the import system
+    would pick first) is :class:`CorruptEntry`; an item owned by someone else or writable by
+    others is a :class:`CacheError` (``_trust.check_entry``).
+
+    The directories are listed only when one of them is not sealed any more (its modification
+    time, ``directory_mtime_ns`` for the entry itself, differs from the recorded one): on a
+    hit nothing is added to the ``lstat`` of each item.
+    """
+    sealed = document.get("sealed_mtime_ns")
+    unchanged = isinstance(sealed, int) and directory_mtime_ns == sealed
+    listed: set[str] = {MANIFEST_NAME}
     for item in document["items"]:
         try:
             relative, kind = item[0], item[1]
+            if not isinstance(relative, str):
+                raise TypeError("not a path")
+            listed.add(relative)
             path = directory / relative
             info = path.lstat()
+            check_entry(path, info, "file of a cache entry")
             if kind == "file":
                 if not stat.S_ISREG(info.st_mode):
                     raise CorruptEntry(f"{relative} is not a regular file")
@@ -128,6 +206,8 @@ def verify_contents(
             elif kind == "dir":
                 if not stat.S_ISDIR(info.st_mode):
                     raise CorruptEntry(f"{relative} is not a directory")
+                if len(item) < 3 or info.st_mtime_ns != item[2]:
+                    unchanged = False
             elif kind == "link":
                 if not stat.S_ISLNK(info.st_mode) or os.readlink(path) != item[2]:
                     raise CorruptEntry(f"{relative} is not the recorded symlink")
@@ -139,6 +219,25 @@ def verify_contents(
             raise CorruptEntry(f"{item[0]} is unreadable: {error.strerror or error}") from error
         except (IndexError, TypeError, KeyError) as error:
             raise CorruptEntry("manifest is malformed") from error
+    if not unchanged:
+        _refuse_unlisted(directory, "", listed)
+
+
+def _refuse_unlisted(directory: pathlib.Path, prefix: str, listed: set[str]) -> None:
+    """:class:`CorruptEntry` naming the first item under ``directory`` not in ``listed``."""
+    try:
+        with os.scandir(directory) as scan:
+            items = [(prefix + item.name, item.is_dir(follow_symlinks=False)) for item in scan]
+    except OSError as error:
+        raise CorruptEntry(f"{prefix or '.'} cannot be listed: {error.strerror}") from error
+    for relative, is_directory in items:
+        if relative not in listed:
+            raise CorruptEntry(
+                f"unexpected file {relative!r} (not in the manifest; dropped in after the entry "
+                "was published)"
+            )
+        if is_directory:
+            _refuse_unlisted(directory / relative.rpartition("/")[2], f"{relative}/", listed)
 
 
 def _file_checksum(path: pathlib.Path) -> str:

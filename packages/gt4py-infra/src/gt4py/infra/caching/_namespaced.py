@@ -10,6 +10,7 @@ from typing import Final
 from ._errors import CacheError
 from ._keys import CacheKey
 from ._layout import NamespaceLayout, RootResolver, validate_namespace
+from ._trust import check_root
 from ._writability import read_only_error, unwritable_reason
 
 
@@ -45,6 +46,9 @@ class NamespacedCache:
         layout = self._last_layout
         if layout is None or (layout.root is not root and layout.root != root):
             layout = self._last_layout = NamespaceLayout(root, self._namespace)
+        if not layout.root_checked:
+            # Once per cache object and root; a missing root again at the next use.
+            layout.root_checked = check_root(root)
         return layout
 
     def _overlay_layout(self) -> NamespaceLayout | None:
@@ -58,11 +62,19 @@ class NamespacedCache:
         from gt4py.infra import config
 
         overlay = config.BUILD_CACHE_OVERLAY.get()
-        return None if overlay is None else NamespaceLayout(overlay, self._namespace)
+        if overlay is None:
+            return None
+        layout = NamespaceLayout(overlay, self._namespace)
+        layout.root_checked = check_root(overlay)
+        return layout
 
     def _writable_layout(self, layout: NamespaceLayout, key: CacheKey) -> NamespaceLayout:
         """Where the entry of ``key`` gets built: ``layout``, or the overlay if that is read-only."""
+        if not layout.root_checked:  # missing when opened: whoever made it since, check it
+            layout.root_checked = check_root(layout.root)
         reason = unwritable_reason(layout.directory)
+        if not layout.root_checked:
+            layout.root_checked = check_root(layout.root)
         if reason is None:
             return layout
         overlay = self._overlay_layout()

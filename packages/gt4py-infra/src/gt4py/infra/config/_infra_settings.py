@@ -76,6 +76,21 @@ BUILD_CACHE_OVERLAY: Setting[pathlib.Path | None] = REGISTRY.register(
         env="GT4PY_BUILD_CACHE_OVERLAY",
     )
 )
+BUILD_CACHE_SHARED_GROUP: Setting[str | None] = REGISTRY.register(
+    Setting(
+        name="build_cache_shared_group",
+        type=str,
+        default=None,
+        optional=True,
+        doc=(
+            "group (name or number) that shares the cache on purpose: new cache directories "
+            "and files get mode 2770/0660 and that group, and its members' entries are "
+            "trusted; unset: caches are private to their user (0700/0600) and a cache another "
+            "user can write is refused"
+        ),
+        env="GT4PY_BUILD_CACHE_SHARED_GROUP",
+    )
+)
 BUILD_LOCK_TIMEOUT: Setting[float | None] = REGISTRY.register(
     Setting(
         name="build_lock_timeout",

@@ -1,8 +1,12 @@
 """Session cache directories: made by one process, removed when it ends, however it ends.
 
 A session directory (lifetime ``session``) lives in the system temp directory as
-``gt4py-session-<pid>-<random>`` with a marker file naming its owner (pid, host, process
-start time). It is removed
+``gt4py-session-<pid>-<random>``, private to its user (mode 0700), with a marker file naming
+its owner (pid, host, process start time). It never exists without its marker: it is made
+under a hidden staging name (``.gt4py-session-staging-<pid>-<random>``), the marker is written
+into it, and only then is it renamed to its visible name. Both names are fresh and made with
+an exclusive ``mkdir``, so a path or symlink someone else planted in the temp directory is
+never used. It is removed
 
 - at normal interpreter exit (``atexit``);
 - on SIGTERM and SIGHUP (batch schedulers, ``docker stop``, a closed terminal): the handler
@@ -11,7 +15,11 @@ start time). It is removed
   sender expects (exit status 128 + signal). A signal the process ignored stays ignored;
 - otherwise (SIGKILL, a crash, a handler that ends the process without returning): by the next
   process that starts a session on this host, or ``python -m gt4py.infra.cache clean``, which
-  remove the directories of owners that are no longer alive.
+  remove the directories of owners that are no longer alive: by the marker, or, for a
+  directory without one (recreated by a compilation worker that outlived its parent, or left
+  by an older gt4py), by the pid in its name.
+
+The caches never recreate a removed session directory (``caching._atomic``).
 """
 
 from __future__ import annotations
@@ -21,39 +29,90 @@ import functools
 import json
 import os
 import pathlib
+import re
+import secrets
 import shutil
 import signal
 import socket
+import stat
 import tempfile
 import threading
+import time
 from collections.abc import Callable
 from types import FrameType
 from typing import Any, Final
 
 
 PREFIX: Final = "gt4py-session-"
+STAGING_PREFIX: Final = ".gt4py-session-staging-"
 MARKER: Final = ".gt4py-session.json"
+#: A directory without a marker younger than this is left alone (an older gt4py writes its
+#: marker just after making the directory).
+UNMARKED_GRACE_S: Final = 10.0
+_OWNER_PID: Final = re.compile(r"(?:gt4py-session-|\.gt4py-session-staging-)([0-9]+)-.+")
 _TERMINATING_SIGNALS: Final = tuple(
     getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
 )
+_O_NOFOLLOW: Final[int] = getattr(os, "O_NOFOLLOW", 0)
+_O_CLOEXEC: Final[int] = getattr(os, "O_CLOEXEC", 0)
 
 _owned: list[tuple[pathlib.Path, int]] = []
 _handlers_installed = False
 _install_lock = threading.Lock()
 
 
-def create_session_dir() -> pathlib.Path:
-    """A new session directory owned by this process (dead sessions' directories go first)."""
-    remove_dead_sessions()
+def create_session_dir(directory: pathlib.Path | None = None) -> pathlib.Path:
+    """A new session directory owned by this process (dead sessions' directories go first),
+    in ``directory`` (default: the system temp directory)."""
+    base = pathlib.Path(tempfile.gettempdir()) if directory is None else directory
+    remove_dead_sessions(base)
+    _install_signal_handlers()  # before anything exists: a signal now leaves nothing behind
     pid = os.getpid()
-    path = pathlib.Path(tempfile.mkdtemp(prefix=f"{PREFIX}{pid}-"))
-    _owned.append((path, pid))
     marker = {"pid": pid, "host": socket.gethostname(), "started": _process_start(pid)}
-    temp = path / f".tmp-{MARKER}"
-    temp.write_text(json.dumps(marker), encoding="utf-8")
-    os.replace(temp, path / MARKER)
-    _install_signal_handlers()
-    return path
+    for _ in range(100):
+        token = secrets.token_hex(8)
+        staging = base / f"{STAGING_PREFIX}{pid}-{token}"
+        path = base / f"{PREFIX}{pid}-{token}"
+        if os.path.lexists(path):
+            continue
+        try:
+            os.mkdir(staging, 0o700)  # exclusive: never an existing path or a symlink
+        except FileExistsError:
+            continue
+        _owned.append((staging, pid))
+        _owned.append((path, pid))
+        os.chmod(staging, 0o700)  # whatever the umask
+        _write_marker(staging / MARKER, marker)
+        try:
+            _rename_exclusively(staging, path)
+        except FileExistsError:
+            shutil.rmtree(staging, ignore_errors=True)
+            continue
+        return path
+    raise FileExistsError(f"cannot find a free session directory name in {base}")
+
+
+def _write_marker(path: pathlib.Path, marker: dict[str, Any]) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_NOFOLLOW | _O_CLOEXEC, 0o600)
+    try:
+        os.write(fd, json.dumps(marker).encode())
+    finally:
+        os.close(fd)
+
+
+def _rename_exclusively(source: pathlib.Path, destination: pathlib.Path) -> None:
+    """Rename the directory ``source`` to ``destination``, which must not exist.
+
+    ``rename`` would replace an empty directory someone planted at ``destination`` (and
+    ours is then what is there, which is fine), but never follows a symlink there; a
+    non-empty one makes it fail.
+    """
+    try:
+        os.rename(source, destination)
+    except OSError as error:
+        if os.path.lexists(destination):
+            raise FileExistsError(str(error)) from error
+        raise
 
 
 def remove_owned_session_dirs() -> None:
@@ -68,31 +127,64 @@ def remove_dead_sessions(directory: pathlib.Path | None = None) -> list[pathlib.
     """Remove session directories (in ``directory``, default the system temp directory) whose
     owner on this host is no longer running; returns what was removed.
 
-    Directories without a readable marker (being created right now, or not ours) and those
-    of other hosts (a temp directory on a shared file system) are left alone.
+    Only real directories (never symlinks) of this user are touched. The owner is the one
+    the marker names; a directory without a readable marker is judged by the pid in its name
+    (``gt4py-session-<pid>-*``; other names are left alone) once it is older than
+    :data:`UNMARKED_GRACE_S`. Directories of other hosts (a temp
+    directory on a shared file system) are left alone.
     """
     directory = pathlib.Path(tempfile.gettempdir()) if directory is None else directory
     host = socket.gethostname()
+    euid = os.geteuid() if hasattr(os, "geteuid") else None
     removed = []
     try:
-        candidates = [e for e in os.scandir(directory) if e.name.startswith(PREFIX)]
+        candidates = [
+            e for e in os.scandir(directory) if e.name.startswith((PREFIX, STAGING_PREFIX))
+        ]
     except OSError:
         return []
     for item in candidates:
         path = pathlib.Path(item.path)
         try:
-            marker = json.loads((path / MARKER).read_text(encoding="utf-8"))
-            pid, owner_host, started = int(marker["pid"]), marker["host"], marker["started"]
-        except (OSError, ValueError, KeyError, TypeError):
+            info = os.lstat(path)
+        except OSError:
             continue
-        if owner_host == host and not _alive(pid, started):
-            # Renamed first: a concurrent cleaner or a listing never sees it half-removed.
-            trash = path.with_name(f".trash-{path.name}")
-            with contextlib.suppress(OSError):
-                os.rename(path, trash)
-                shutil.rmtree(trash, ignore_errors=True)
-                removed.append(path)
+        if not stat.S_ISDIR(info.st_mode) or (euid is not None and info.st_uid != euid):
+            continue
+        if not _owner_is_dead(path, info, host):
+            continue
+        # Renamed first: a concurrent cleaner or a listing never sees it half-removed.
+        trash = path.with_name(f".trash-{path.name}-{secrets.token_hex(4)}")
+        with contextlib.suppress(OSError):
+            os.rename(path, trash)
+            shutil.rmtree(trash, ignore_errors=True)
+            removed.append(path)
     return removed
+
+
+def _owner_is_dead(path: pathlib.Path, info: os.stat_result, host: str) -> bool:
+    marker = _read_marker(path / MARKER)
+    if marker is not None:
+        pid, owner_host, started = marker
+        return owner_host == host and not _alive(pid, started)
+    if time.time() - info.st_mtime < UNMARKED_GRACE_S:
+        return False
+    match = _OWNER_PID.fullmatch(path.name)
+    return match is not None and not _alive(int(match[1]), None)
+
+
+def _read_marker(path: pathlib.Path) -> tuple[int, str, str | None] | None:
+    try:
+        fd = os.open(path, os.O_RDONLY | _O_NOFOLLOW | _O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        marker = json.loads(os.read(fd, 1 << 16))
+        return int(marker["pid"]), str(marker["host"]), marker["started"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    finally:
+        os.close(fd)
 
 
 def _alive(pid: int, started: str | None) -> bool:

@@ -13,13 +13,19 @@ tool is either unchanged or not there at all (nothing to ask: the entry matches 
 so a warm cache works without a compiler). A tool that is there but differs (a compiler
 upgrade, another compiler on PATH or in ``CXX``) is a miss: the tools are asked and the module
 is looked up (or built) under its full key, as if there were no lookup record.
+
+:func:`extension_file` names the extension of a validated entry by the entry's manifest, never
+by probing suffixes in the import system's order (``.cpython-311-...so`` before ``.abi3.so``),
+so a file dropped next to the built one can never be the one loaded (ADR 0026).
 """
 
 from __future__ import annotations
 
+import importlib.machinery
 import importlib.util
 import json
 import logging
+import pathlib
 import platform
 import sys
 from collections.abc import Callable, Mapping
@@ -90,6 +96,40 @@ def record_built(
         caching.FileCache(_NAMESPACE).put(lookup, json.dumps(record).encode())
     except (caching.CacheError, OSError) as error:
         _logger.debug("cannot record the lookup of native module %s: %s", lookup.digest, error)
+
+
+def extension_file(entry: pathlib.Path, name: str) -> pathlib.Path:
+    """The extension module ``name`` of the build-cache entry ``entry``, by exact name.
+
+    The one file the entry's manifest lists as ``<name><suffix>`` for a suffix this
+    interpreter loads; with none, or more than one, a :class:`~gt4py.infra.caching.CacheError`.
+    Call it on an entry the cache has just validated (which also means nothing unlisted is
+    in it).
+    """
+    from gt4py.infra.caching._file_format import CorruptEntry
+    from gt4py.infra.caching._manifest import read_manifest
+
+    wanted = {name + suffix for suffix in importlib.machinery.EXTENSION_SUFFIXES}
+    try:
+        items = read_manifest(entry)["items"]
+    except (OSError, CorruptEntry) as error:
+        raise caching.CacheError(
+            f"the build-cache entry {entry} of native module {name!r} has no readable manifest "
+            f"({error}); delete the entry and it will be rebuilt"
+        ) from error
+    found: list[str] = sorted(
+        item[0]
+        for item in items
+        if isinstance(item, list) and len(item) > 1 and item[1] == "file" and item[0] in wanted
+    )
+    if len(found) != 1:
+        what = "no extension file" if not found else f"{len(found)} extension files {found}"
+        raise caching.CacheError(
+            f"the build-cache entry {entry} of native module {name!r} lists {what} "
+            f"({name}{{{','.join(importlib.machinery.EXTENSION_SUFFIXES)}}}); delete the entry "
+            "and it will be rebuilt"
+        )
+    return entry / found[0]
 
 
 def nanobind_path() -> str | None:
