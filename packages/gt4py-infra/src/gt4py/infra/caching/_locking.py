@@ -255,7 +255,9 @@ def _record_holder(lock_path: pathlib.Path, entry: str) -> None:
         record["expected_s"] = round(expected, 3)
     temp = temp_sibling(holder_path(lock_path))
     try:
-        temp.write_text(json.dumps(record), encoding="utf-8")
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as stream:  # private whatever the umask
+            stream.write(json.dumps(record))
         os.replace(temp, holder_path(lock_path))
     except OSError:
         with contextlib.suppress(OSError):

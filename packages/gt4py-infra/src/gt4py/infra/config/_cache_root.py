@@ -11,6 +11,7 @@ from ._infra_settings import (
     BUILD_CACHE_DIR,
     BUILD_CACHE_LIFETIME,
     BUILD_CACHE_OVERLAY,
+    BUILD_CACHE_SHARED_GROUP,
     SESSION_CACHE_DIR,
 )
 from ._session_dirs import create_session_dir, remove_owned_session_dirs
@@ -48,7 +49,14 @@ def cache_root() -> pathlib.Path:
 
 def _ensure_exists(path: pathlib.Path, variable: str) -> pathlib.Path:
     try:
-        path.mkdir(parents=True, exist_ok=True)
+        if not os.path.lexists(path):
+            path.mkdir(parents=True, exist_ok=True)
+            if BUILD_CACHE_SHARED_GROUP.get() is None:
+                # A cache is executable code: private whatever the umask (ADR 0026); a
+                # declared shared cache gets its group modes from the caches.
+                os.chmod(path, 0o700)
+        else:
+            path.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         if BUILD_CACHE_OVERLAY.get() is not None and not os.path.lexists(path):
             return path  # nothing to read there; every build goes to the overlay

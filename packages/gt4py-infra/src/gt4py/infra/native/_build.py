@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.machinery
 import pathlib
 from collections.abc import Mapping
 
@@ -11,7 +10,7 @@ from gt4py.infra import caching, pipeline
 from . import _tools
 from ._host import host_cpu_identity, targets_build_host
 from ._module_build import CudaToolkit, ModuleSources, build_module, shipped_headers_digest
-from ._module_lookup import find_built, lookup_key, nanobind_path, record_built
+from ._module_lookup import extension_file, find_built, lookup_key, nanobind_path, record_built
 from ._options import BuildOptions
 from ._toolchain import ensure_toolchain, toolchain_spec
 
@@ -60,7 +59,7 @@ def build_extension(
     built_as = find_built(lookup)
     if built_as is not None and (entry := modules.get(built_as)) is not None:
         pipeline.note_outcome("build", "hit")
-        return _extension_file(entry, name)
+        return extension_file(entry, name)
 
     spec = toolchain_spec(resolved.build_type)
     nvcc = _tools.find_nvcc() if resolved.cuda else None
@@ -92,25 +91,13 @@ def build_extension(
     if (nanobind := nanobind_path()) is not None:
         tools["nanobind"] = nanobind
     record_built(lookup, key, tools)
-    return _extension_file(entry, name)
+    return extension_file(entry, name)
 
 
 def _host_tuned(options: BuildOptions) -> bool:
     """Whether the build may use instructions of this CPU only (so its key names the CPU)."""
     return bool(options.host_tuned) or targets_build_host(
         (*options.extra_compile_flags, *options.extra_cuda_flags)
-    )
-
-
-def _extension_file(entry: pathlib.Path, name: str) -> pathlib.Path:
-    # The suffix tells the ABI: the interpreter's own, or the stable ABI (nanobind split mode).
-    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
-        if (extension := entry / (name + suffix)).is_file():
-            return extension
-    raise caching.CacheError(
-        f"the build-cache entry {entry} of native module {name!r} has no extension file "
-        f"({name}{{{','.join(importlib.machinery.EXTENSION_SUFFIXES)}}}); delete the entry and "
-        "it will be rebuilt"
     )
 
 

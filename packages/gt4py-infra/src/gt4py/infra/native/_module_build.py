@@ -182,6 +182,8 @@ def build_module(
             f"OpenMP was requested but the C++ compiler {toolchain.cxx} does not support it "
             "(CMake's OpenMP probe failed); use a compiler with OpenMP or build with openmp=False"
         )
+    if not build_dir.is_dir():  # never recreate a removed (session) directory chain
+        raise FileNotFoundError(f"the build directory {build_dir} is gone")
     for filename, code in module.files.items():
         path = build_dir / "src" / filename
         path.parent.mkdir(parents=True, exist_ok=True)
