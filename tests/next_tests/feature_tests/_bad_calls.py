@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 import gt4py.next as gtx
-from gt4py.next import Dims, Field, float64, int32
+from gt4py.next import Dims, Field, float64, int32, int64
 from gt4py.next.experimental import as_offset
 
 
@@ -45,6 +45,11 @@ def interior(a: IField, out: IField):
 @gtx.program
 def up_to(a: IField, out: IField, n: int32):
     laplacian(a, out=out, domain={I: (1, n)})
+
+
+@gtx.program
+def between(a: IField, out: IField, lo: int64, hi: int64):
+    laplacian(a, out=out, domain={I: (lo, hi)})
 
 
 @gtx.field_operator
@@ -116,6 +121,20 @@ def field(n: int, dim: gtx.Dimension = I, dtype: Any = np.float64, start: int = 
 
 def e2v(table: np.ndarray = TABLE, domain: Any = (E, E2VDim), codomain: Any = V) -> Any:
     return gtx.as_connectivity(list(domain), codomain, table)
+
+
+def read_only(value: Any) -> Any:
+    """``value`` (a field) with its array made read-only."""
+    value.ndarray.setflags(write=False)
+    return value
+
+
+def between_case(lo: int, hi: int) -> Case:
+    return (between, lambda: {"a": field(10), "out": field(10), "lo": lo, "hi": hi}, I_PROVIDER)
+
+
+def plus_one_case(domain: Any) -> Case:
+    return (plus_one, lambda: {"a": field(10), "out": field(10), "domain": domain}, dict)
 
 
 # name -> (program, arguments, offset provider); the output is the argument named `out`
@@ -236,6 +255,37 @@ CASES: dict[str, Case] = {
     ),
     "operator_out_numpy": (plus_one, lambda: {"a": field(3), "out": np.zeros(3)}, dict),
     "operator_out_tuple": (plus_one, lambda: {"a": field(3), "out": (field(3),)}, dict),
+    # 64-bit indices (issue 25): bounds and sizes that overflow int64 are errors everywhere,
+    # before anything runs (the C++ size of an empty range wrapped and it wrote outside)
+    "domain_size_overflows_empty": between_case(2, -(2**63)),
+    "domain_size_overflows_empty_by_one": between_case(2, -(2**63) + 1),
+    "domain_size_overflows": between_case(-(2**63), 2**63 - 1),
+    "domain_empty_upside_down": between_case(2**63 - 1, -(2**63)),
+    "domain_huge_past_output": between_case(0, 2**62),
+    "domain_huge_before_output": between_case(-(2**62), 5),
+    "domain_at_int64_min": between_case(-(2**63), -(2**63) + 5),
+    "domain_empty_at_int64_max": between_case(2**63 - 1, 2**63 - 1),
+    "domain_empty_reversed": between_case(7, 3),
+    "operator_domain_overflows_empty": plus_one_case({I: (2, -(2**63))}),
+    "operator_domain_beyond_int64": plus_one_case({I: (0, 2**64)}),
+    "operator_domain_size_overflows": plus_one_case({I: (-(2**63), 2**63 - 1)}),
+    "operator_domain_huge": plus_one_case({I: (0, 2**62)}),
+    # read-only arrays: an output is an error naming it, an input is fine
+    "read_only_out": (
+        interior,
+        lambda: {"a": field(10), "out": read_only(field(10))},
+        I_PROVIDER,
+    ),
+    "read_only_input": (
+        interior,
+        lambda: {"a": read_only(field(10)), "out": field(10)},
+        I_PROVIDER,
+    ),
+    "operator_read_only_out": (
+        plus_one,
+        lambda: {"a": field(3), "out": read_only(field(3))},
+        dict,
+    ),
     "scan_out_without_axis": (
         running_sum,
         lambda: {"x": gtx.as_field([I, K], np.ones((3, 4))), "out": field(3)},

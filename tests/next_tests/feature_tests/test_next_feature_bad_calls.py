@@ -26,6 +26,8 @@ BACKENDS = [
     pytest.param("gtfn_cpu", id="gtfn_cpu", marks=pytest.mark.slow),
 ]
 
+INDEX = "does not fit in 64-bit indices"
+
 # case -> (error class, words the message must contain); None: the call must succeed and give
 # embedded's values. Extent errors are DomainError; their messages differ (embedded finds them
 # while assigning, compiled backends before running) but name the field on compiled backends.
@@ -61,6 +63,32 @@ EXPECTED: dict[str, tuple[str, list[str]] | None] = {
     "operator_out_numpy": ("TypeError", ["'out'"]),
     "operator_out_tuple": ("TypeError", ["'out'", "tuple"]),
     "scan_out_without_axis": ("TypeError", ["'out'", "K"]),
+    "domain_size_overflows_empty": ("DomainError", [INDEX, "I=[2, -9223372036854775808)"]),
+    "domain_size_overflows_empty_by_one": ("DomainError", [INDEX]),
+    "domain_size_overflows": ("DomainError", [INDEX]),
+    "domain_empty_upside_down": ("DomainError", [INDEX]),
+    "domain_huge_past_output": ("DomainError", ["I=[0, 4611686018427387904)"]),
+    "domain_huge_before_output": ("DomainError", []),
+    "domain_at_int64_min": ("DomainError", []),
+    "domain_empty_at_int64_max": None,
+    "domain_empty_reversed": None,
+    "operator_domain_overflows_empty": ("DomainError", [INDEX]),
+    "operator_domain_beyond_int64": ("DomainError", [INDEX, "I=[0, 18446744073709551616)"]),
+    "operator_domain_size_overflows": ("DomainError", [INDEX]),
+    "operator_domain_huge": ("DomainError", []),
+    "read_only_out": ("TypeError", ["read-only", "writeable"]),
+    "read_only_input": None,
+    "operator_read_only_out": ("TypeError", ["read-only"]),
+}
+# errors every backend words alike (embedded's message, found before anything runs)
+SAME_MESSAGE = {
+    "domain_size_overflows_empty",
+    "domain_size_overflows_empty_by_one",
+    "domain_size_overflows",
+    "domain_empty_upside_down",
+    "operator_domain_overflows_empty",
+    "operator_domain_beyond_int64",
+    "operator_domain_size_overflows",
 }
 # compiled backends find these before running and name the argument or table
 NAMED_BY_COMPILED = {
@@ -73,6 +101,10 @@ NAMED_BY_COMPILED = {
     "table_too_few_rows": "'E2V'",
     "table_too_few_columns": "'E2V'",
     "guarded_read_used": "'a'",
+    "domain_huge_past_output": "'out'",
+    "domain_at_int64_min": "'out'",
+    "read_only_out": "'out'",
+    "operator_read_only_out": "'out'",
 }
 # found per point while running: fields written before the read may have changed (ADR 0017)
 MAY_TOUCH_OUT = {"guarded_read_used"}
@@ -126,6 +158,8 @@ def test_bad_call(backend: str, case: str):
         assert word in outcome["message"]
     if backend != "embedded_numpy" and case in NAMED_BY_COMPILED:
         assert NAMED_BY_COMPILED[case] in outcome["message"]
+    if backend != "embedded_numpy" and case in SAME_MESSAGE:
+        assert outcome["message"] == results("embedded_numpy")[case]["message"]
     if case not in MAY_TOUCH_OUT:
         assert outcome["untouched"], "the output changed although the call was rejected"
 

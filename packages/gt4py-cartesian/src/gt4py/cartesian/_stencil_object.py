@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
+import operator
 import time
+import types
 import typing
 from collections.abc import Callable, Mapping
-from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -48,7 +49,7 @@ class StencilObject:
 
     def __init__(
         self,
-        module: ModuleType,
+        module: types.ModuleType,
         metadata: Mapping[str, Any],
         *,
         source_path: str,
@@ -87,6 +88,20 @@ class StencilObject:
                 low[axis] = max(low[axis], -lo)
         self._default_origin = (low["I"], low["J"], low["K"])
         self._field_flags = [p["kind"] == "field" for p in self._params]
+        # Written fields, and fields only read that may share memory with one: a read-only
+        # input overlapping an output is copied first, so the stencil reads it as it was
+        # before the call, as it would with distinct arrays (ADR 0027).
+        self._written = [
+            i for i, p in enumerate(self._params) if p.get("access") in ("out", "inout")
+        ]
+        self._inputs = [i for i, p in enumerate(self._params) if p.get("access") == "in"]
+        if not self._written:
+            self._inputs = []
+        self._alias_pairs = [(i, j) for i in self._inputs for j in self._written]
+        self._few_pairs = 0 < len(self._alias_pairs) <= _PAIRWISE_LIMIT
+        # generated Python (numpy, debug) writes array by array: its read-only outputs are
+        # found before running; nanobind (C++ backends) rejects them before running anyway
+        self._python_run = isinstance(module.run, types.FunctionType)
         # Validated call plans: the checks and the inferred origins/domain depend only on the
         # properties in the key (see _plan_key), so a repeated call shape skips them.
         self._plans: dict[tuple[Any, ...], tuple[dict[str, tuple[int, ...]], tuple[int, ...]]] = {}
@@ -129,11 +144,33 @@ class StencilObject:
                 if len(self._plans) >= _MAX_PLANS:
                     self._plans.clear()
                 self._plans[key] = (origins, domain)
+        if self._few_pairs:  # one `is` per (input, written field) pair (ADR 0027)
+            try:
+                for i, j in self._alias_pairs:
+                    a, b = values[i], values[j]
+                    base_a, base_b = a.base, b.base
+                    if (a if base_a is None else base_a) is (b if base_b is None else base_b):
+                        values = self._copy_overlapping(values)
+                        break
+            except AttributeError:  # an array kind without `base`: compare the bytes
+                values = self._copy_overlapping(values)
+        elif self._alias_pairs:
+            values = self._unaliased(values)
+        if self._python_run and validate_args:
+            problem = self._unwritable(values)
+            if problem is not None:
+                raise StencilArgumentError(problem)
         if exec_info is not None:
             exec_info.update(
                 origin=dict(origins), domain=domain, run_start_time=time.perf_counter()
             )
-        self._run(*values, domain, *(origins[n] for n in self._field_names))
+        try:
+            self._run(*values, domain, *(origins[n] for n in self._field_names))
+        except TypeError:
+            problem = self._unwritable(values) if validate_args else None
+            if problem is not None:  # nanobind's rejection, said clearly
+                raise StencilArgumentError(problem) from None
+            raise
         if exec_info is not None:
             exec_info["run_end_time"] = exec_info["call_end_time"] = time.perf_counter()
 
@@ -154,6 +191,45 @@ class StencilObject:
         )
         if exec_info is not None:
             exec_info["run_end_time"] = time.perf_counter()
+
+    def _unaliased(self, values: list[Any]) -> list[Any]:
+        """``values`` with a copy of every read-only input whose memory overlaps a written
+        field, for stencils with many (input, written field) pairs (``__call__`` compares a
+        few pairs itself): cheap unless two share the object owning their memory (``base``,
+        else the array itself)."""
+        try:
+            owners = set()
+            for j in self._written:
+                b = values[j]
+                base_b = b.base
+                owners.add(id(b if base_b is None else base_b))
+            for i in self._inputs:
+                a = values[i]
+                base_a = a.base
+                if id(a if base_a is None else base_a) in owners:
+                    return self._copy_overlapping(values)
+            return values
+        except AttributeError:  # an array kind without `base`: compare the bytes
+            return self._copy_overlapping(values)
+
+    def _copy_overlapping(self, values: list[Any]) -> list[Any]:
+        result = list(values)
+        spans = {i: _span(values[i]) for i in (*self._written, *self._inputs)}
+        for i in self._inputs:
+            if any(_overlap(spans[i], spans[j]) for j in self._written):
+                result[i] = values[i].copy(order="K")
+        return result
+
+    def _unwritable(self, values: list[Any]) -> str | None:
+        """The error of a written field whose array is read-only (None: there is none)."""
+        for i in self._written:
+            flags = getattr(values[i], "flags", None)
+            if flags is not None and not getattr(flags, "writeable", True):
+                return (
+                    f"field '{self._names[i]}' is written by the stencil, but its array is "
+                    "read-only (flags.writeable is False); pass a writable array"
+                )
+        return None
 
     def _plan_key(self, values: list[Any], origin: Any, domain: Any) -> tuple[Any, ...] | None:
         """What validation and origin/domain inference depend on, or None if not memoizable.
@@ -221,7 +297,7 @@ class StencilObject:
             if given is None:
                 # Default: one origin shared by all fields, the largest low halo per axis.
                 given = self._default_origin
-            given = tuple(int(x) for x in given)
+            given = _indices(given, f"origin of field '{name}'")
             if len(given) == 3 and len(p["axes"]) < 3:
                 given = tuple(given["IJK".index(a)] for a in p["axes"])
             if len(given) != len(p["axes"]):
@@ -257,8 +333,29 @@ class StencilObject:
     def _validate(
         self, values: list[Any], origins: Mapping[str, tuple[int, ...]], domain: tuple[int, ...]
     ) -> None:
-        if len(domain) != 3 or not all(isinstance(d, int | np.integer) and d > 0 for d in domain):
+        if len(domain) != 3 or not all(
+            isinstance(d, int | np.integer) and not isinstance(d, bool | np.bool_) and d > 0
+            for d in domain
+        ):
             raise StencilArgumentError(f"domain must be 3 positive integers, got {domain}")
+        # the backends index in 64 bits (temporaries span the domain and their halos): keep
+        # every size they compute far from overflowing
+        points = 1
+        for d in domain:
+            points *= int(d) + _HALO_MARGIN
+        if points > _MAX_POINTS:
+            raise StencilArgumentError(
+                f"domain {tuple(int(d) for d in domain)} is too large: the backends index "
+                f"in 64 bits and allow at most 2**62 points (counting {_HALO_MARGIN} halo "
+                "points per axis)"
+            )
+        for p in self._fields:
+            for axis, entry in zip(p["axes"], origins[p["name"]], strict=True):
+                if entry < 0:
+                    raise StencilArgumentError(
+                        f"origin of field '{p['name']}' must not be negative, got "
+                        f"{origins[p['name']]} ({axis} is {entry})"
+                    )
         for p, value in zip(self._params, values, strict=True):
             name = p["name"]
             if p["kind"] == "scalar":
@@ -320,6 +417,51 @@ class StencilObject:
 
 
 _MAX_PLANS = 64
+_PAIRWISE_LIMIT = 8  # more (input, written field) pairs: a set of owners' ids
+_HALO_MARGIN = 64
+_MAX_POINTS = 2**62
+
+
+def _indices(given: Any, what: str) -> tuple[int, ...]:
+    """``given`` as a tuple of Python ints (numpy integers too; no floats, no bools)."""
+    try:
+        entries = tuple(given)
+    except TypeError:
+        raise StencilArgumentError(f"{what} must be a tuple of integers, got {given!r}") from None
+    result = []
+    for entry in entries:
+        if isinstance(entry, bool | np.bool_):
+            raise StencilArgumentError(f"{what} must be a tuple of integers, got {given!r}")
+        try:
+            result.append(operator.index(entry))
+        except TypeError:
+            raise StencilArgumentError(
+                f"{what} must be a tuple of integers, got {given!r}"
+            ) from None
+    return tuple(result)
+
+
+def _span(array: Any) -> tuple[int, int]:
+    """The bytes an array touches: [first, end)."""
+    interface = getattr(array, "__array_interface__", None)
+    if interface is None:
+        interface = getattr(array, "__cuda_array_interface__", None)
+    if interface is None:  # an array of an unknown kind: assume it overlaps
+        return 0, 2**64
+    start = end = int(interface["data"][0])
+    if not array.size:
+        return start, start
+    strides = array.strides
+    for n, stride in zip(array.shape, strides, strict=True):
+        if stride < 0:
+            start += (n - 1) * stride
+        else:
+            end += (n - 1) * stride
+    return start, end + array.itemsize
+
+
+def _overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    return a[0] < b[1] and b[0] < a[1]
 
 
 def _k_needs(accesses: list[list[Any]], nk: int) -> tuple[int, int]:

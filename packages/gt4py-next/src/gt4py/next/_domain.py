@@ -3,6 +3,11 @@
 A :class:`UnitRange` is a half-open interval of integers whose ends may be infinite; a
 :class:`Domain` is a box, one named range per dimension. Infinite ranges describe broadcast
 values (a scalar is defined everywhere) and domain conditions (``K < 5``).
+
+Indices are 64-bit on every backend (the compiled ones compute with ``std::int64_t``): a
+range made from user values whose finite bounds, or whose size ``stop - start`` (of an empty
+range, too: the compiled backends compute it), do not fit in int64 is a :class:`DomainError`
+(:func:`check_index_range`). Every backend raises it, with the same message, before running.
 """
 
 from __future__ import annotations
@@ -16,6 +21,49 @@ from ._dimensions import Dimension, promote_dims
 
 
 INFINITY: Final = math.inf
+
+#: The index space of every backend: int64.
+INDEX_MIN: Final = -(2**63)
+INDEX_MAX: Final = 2**63 - 1
+
+
+class DomainError(ValueError):
+    """Domains do not fit: out of bounds, mismatched, unbounded where bounds are needed, or
+    outside the 64-bit index space. Raised by every backend (``gt4py.next.embedded`` exports
+    it as well)."""
+
+
+def fits_index_space(start: int, stop: int) -> bool:
+    """Whether the finite range ``[start, stop)`` fits in 64-bit indices: both bounds and
+    ``stop - start`` (negative for an empty range) in int64."""
+    return (
+        INDEX_MIN <= start <= INDEX_MAX
+        and INDEX_MIN <= stop <= INDEX_MAX
+        and INDEX_MIN <= stop - start <= INDEX_MAX
+    )
+
+
+def index_range_message(dim: str | None, start: int, stop: int) -> str:
+    """The message of a range outside the index space (the same on every backend)."""
+    where = f"{dim}=" if dim is not None else "the range "
+    return (
+        f"{where}[{start}, {stop}) does not fit in 64-bit indices: both bounds and the size "
+        "stop - start (of an empty range, too) must lie in [-2**63, 2**63 - 1]"
+    )
+
+
+def check_index_range(dim: str | None, start: Bound, stop: Bound) -> None:
+    """Raise :class:`DomainError` if the finite bounds of a range do not fit in int64."""
+    lo_finite = start not in (-INFINITY, INFINITY)
+    hi_finite = stop not in (-INFINITY, INFINITY)
+    if lo_finite and hi_finite:
+        if fits_index_space(start, stop):  # type: ignore[arg-type]  # finite: ints
+            return
+    elif (not lo_finite or INDEX_MIN <= start <= INDEX_MAX) and (
+        not hi_finite or INDEX_MIN <= stop <= INDEX_MAX
+    ):
+        return
+    raise DomainError(index_range_message(dim, start, stop))  # type: ignore[arg-type]
 
 
 class Infinity:
@@ -60,9 +108,10 @@ class UnitRange(Sequence[int]):
     start: Bound
     stop: Bound
 
-    def __init__(self, start: object, stop: object) -> None:
+    def __init__(self, start: object, stop: object, *, dim: str | None = None) -> None:
         lo = _bound(start, lower=True)
         hi = _bound(stop, lower=False)
+        check_index_range(dim, lo, hi)
         if lo >= hi:
             lo = hi = 0
         self.start = lo
@@ -169,23 +218,24 @@ class UnitRange(Sequence[int]):
 RangeLike: TypeAlias = UnitRange | range | tuple[object, object] | int | None
 
 
-def unit_range(value: RangeLike) -> UnitRange:
-    """A :class:`UnitRange` from ``UnitRange``, ``range`` (step 1), ``(start, stop)`` or a size."""
+def unit_range(value: RangeLike, dim: str | None = None) -> UnitRange:
+    """A :class:`UnitRange` from ``UnitRange``, ``range`` (step 1), ``(start, stop)`` or a size
+    (``dim``: the dimension's name, for the message of a range outside the index space)."""
     if isinstance(value, UnitRange):
         return value
     if isinstance(value, range):
         if value.step != 1:
             raise ValueError(f"a UnitRange needs step 1, got {value!r}")
-        return UnitRange(value.start, value.stop)
+        return UnitRange(value.start, value.stop, dim=dim)
     if isinstance(value, tuple) and len(value) == 2:
-        return UnitRange(value[0], value[1])
+        return UnitRange(value[0], value[1], dim=dim)
     if value is None:
         return UnitRange.infinite()
     if not isinstance(value, bool) and hasattr(value, "__index__"):
         size = operator.index(value)
         if size < 0:
             raise ValueError(f"a size must not be negative, got {size}")
-        return UnitRange(0, size)
+        return UnitRange(0, size, dim=dim)
     raise TypeError(
         f"cannot make a UnitRange from {value!r}: use a size, (start, stop), range or UnitRange"
     )
@@ -206,7 +256,7 @@ def named_range(value: tuple[Dimension, RangeLike]) -> NamedRange:
         return value
     if not (isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], Dimension)):
         raise TypeError(f"expected a (Dimension, range) pair, got {value!r}")
-    return NamedRange(value[0], unit_range(value[1]))
+    return NamedRange(value[0], unit_range(value[1], value[0].value))
 
 
 class Domain(Sequence[NamedRange]):

@@ -12,6 +12,8 @@ stub. Stubs are generated from the same frontend types and IR parameters as the 
 from __future__ import annotations
 
 import dataclasses
+import math
+import struct
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -22,7 +24,8 @@ from .. import ir
 from ..embedded.exceptions import DomainError
 from ..embedded.nd_array_field import NdArrayField
 from ..ffront import type_specifications as ts
-from . import _arguments as arguments, _extents
+from . import _aliasing, _arguments as arguments, _extents
+from ._variant_keys import static_token
 
 
 Stub = Callable[[tuple[Any, ...], Any], bool]
@@ -36,6 +39,9 @@ class _Emitter:
         # per IR parameter: how the stub reaches it (fields: the expression and its dims)
         self.fields: dict[str, tuple[str, tuple[str, ...]]] = {}
         self.scalars: dict[str, str] = {}
+        # field arrays, loaded into locals once the guards passed: ``d0 = args[0]._data``
+        self.loads: list[str] = []
+        self.data: dict[str, str] = {}  # field parameter -> its local
 
     def constant(self, value: Any) -> str:
         name = f"_c{len(self.constants)}"
@@ -77,7 +83,8 @@ class _Emitter:
             )
             # fields align by dimension name: another order is passed as a transposed view
             order = [actual.index(d) for d in param.dims]
-            data = f"{expr}._data"
+            data = self.data[name] = f"d{len(self.data)}"
+            self.loads.append(f"{data} = {expr}._data")
             if order != sorted(order):
                 data = f"{data}.transpose({tuple(order)})"
             self.flat.append(data)
@@ -93,6 +100,28 @@ class _Emitter:
         to_python = arguments.python_scalar_type(param)
         self.flat.append(f"{self.constant(to_python)}({expr})")
         self.scalars[name] = expr
+
+
+def _same_static(emitter: _Emitter, expr: str, value: Any) -> str:
+    """A guard that ``expr`` (of ``value``'s type) is ``value`` bit for bit: ``==`` is that
+    for everything but floats' zeros (``-0.0 == 0.0``) and NaNs (never equal)."""
+    if not isinstance(value, float | np.floating):
+        return f"{expr} == {emitter.constant(value)}"
+    if math.isnan(value):
+        bits = emitter.constant(static_token(value)[1])
+        packed = (
+            f"{expr}.tobytes()"
+            if isinstance(value, np.floating) and not isinstance(value, float)
+            else f"{emitter.constant(_DOUBLE.pack)}({expr})"
+        )
+        return f"{expr} != {expr} and {packed} == {bits}"
+    if value == 0:
+        sign = math.copysign(1.0, value)
+        return f"{expr} == 0 and {emitter.constant(math.copysign)}(1.0, {expr}) == {sign}"
+    return f"{expr} == {emitter.constant(value)}"
+
+
+_DOUBLE = struct.Struct("<d")
 
 
 def make_stub(
@@ -116,10 +145,10 @@ def make_stub(
     for i, (name, type_, value) in enumerate(zip(names, types_, args, strict=True)):
         expr = f"args[{i}]"
         if name in static:
-            # Static: a constant of the code; the key holds its type and value.
+            # Static: a constant of the code; the key holds its type and value, bit for bit.
             emitter.guards.append(
                 f"type({expr}) is {emitter.constant(type(value))} and "
-                f"{expr} == {emitter.constant(value)}"
+                f"{_same_static(emitter, expr, value)}"
             )
         else:
             emitter.argument(expr, value, type_, name, params)
@@ -138,21 +167,42 @@ def make_stub(
         "        return False",
         *(f"    if not ({guard}):\n        return False" for guard in emitter.guards),
     ]
+    lines.extend(f"    {line}" for line in emitter.loads)
     if extents is not None:
         check = _extents.CheckCode(
-            extents.needs, extents.domains, emitter.fields, emitter.scalars, extents.tables
+            extents.needs,
+            extents.domains,
+            emitter.fields,
+            emitter.scalars,
+            extents.tables,
+            extents.index,
         )
         emitter.constants.update(check.constants)
         emitter.constants["fail"] = _failure(check, extents.callee)
         emitter.constants["outside"] = _outside(extents, emitter.fields)
         lines.extend(f"    {line}" for line in check.lines())
+        if extents.alias is not None:
+            lines.extend(f"    {line}" for line in _alias_lines(emitter, extents))
+    # nanobind rejects a read-only array for a written field before running anything, and
+    # itir_python's `run` checks first: then the stub says which argument it was
+    readonly = emitter.constant(_readonly(extents, emitter.fields))
     if metrics is None:
-        lines.append(f"    status = {call}")
+        lines += [
+            "    try:",
+            f"        status = {call}",
+            "    except TypeError:",
+            f"        {readonly}(args)",
+            "        raise",
+        ]
     else:
         clock, record = emitter.constant(time.perf_counter), emitter.constant(metrics.record_call)
         lines += [
             f"    started = {clock}()",
-            f"    status = {call}",
+            "    try:",
+            f"        status = {call}",
+            "    except TypeError:",
+            f"        {readonly}(args)",
+            "        raise",
             f"    {record}({clock}() - started)",
         ]
     if extents is not None:
@@ -165,6 +215,69 @@ def make_stub(
     return stub
 
 
+# More (written, read) pairs than this: one set of the owners' ids instead of pairwise `is`.
+_PAIRWISE_LIMIT = 12
+
+
+def _alias_lines(emitter: _Emitter, extents: ExtentContract) -> list[str]:
+    """Stub lines that find fields sharing memory: the objects owning the memory of every
+    written field and every other field it could alias are compared (``base``, else the
+    array itself); only on a match are address ranges compared (``AliasPlan.resolve``)."""
+    plan = extents.alias
+    assert plan is not None
+    seen = [f for f in plan.fields if f in emitter.data]
+    if len(seen) != len(plan.fields) or not plan.pairs:
+        return []  # (every field parameter is an argument the stub sees)
+    roots = {f: f"r{i}" for i, f in enumerate(seen)}
+    lines = []
+    for field in seen:
+        d = emitter.data[field]
+        lines.append(f"{roots[field]} = {d} if {d}.base is None else {d}.base")
+    if len(plan.pairs) <= _PAIRWISE_LIMIT:
+        test = " or ".join(
+            f"{roots[plan.fields[i]]} is {roots[plan.fields[j]]}"
+            for i, j in plan.pairs
+            if i < j or (j, i) not in plan.pairs
+        )
+    else:
+        ids = ", ".join(f"id({roots[f]})" for f in seen)
+        test = f"len({{{ids}}}) < {len(seen)}"
+    datas = ", ".join(emitter.data[f] for f in seen)
+    fields = ", ".join(emitter.fields[f][0] for f in seen)
+    alias = emitter.constant(extents.resolve_alias)
+    lines += [
+        f"if {test}:",
+        f"    ds = {alias}(args, provider, ({fields},), [{datas}])",
+        "    if ds is None:",
+        "        return True",
+        f"    {datas}{',' if len(seen) == 1 else ''} = ds",
+    ]
+    return lines
+
+
+def _readonly(
+    extents: ExtentContract | None, fields: Mapping[str, tuple[str, tuple[str, ...]]]
+) -> Callable[[Any], None]:
+    """What a stub calls when the entry point rejects its arguments (``TypeError``): raise a
+    clear error if a field the program writes is read-only, else return (the stub re-raises)."""
+    callee = "program" if extents is None else extents.callee
+    written = sorted(extents.alias.written) if extents is not None and extents.alias else []
+
+    def readonly(args: Any) -> None:
+        for name in written:
+            if name not in fields:
+                continue
+            data = eval(f"{fields[name][0]}._data", {"args": args})
+            flags = getattr(data, "flags", None)
+            if flags is not None and not getattr(flags, "writeable", True):
+                raise TypeError(
+                    f"{callee}: argument '{_aliasing.shown_name(name)}' must be writable (the program writes it), "
+                    "got a read-only array (flags.writeable is False)"
+                ) from None
+
+    return readonly
+
+
 @dataclasses.dataclass(frozen=True)
 class ExtentContract:
     """What a variant needs of its arguments' extents (``_extents``), for its stubs."""
@@ -174,6 +287,10 @@ class ExtentContract:
     domains: list[tuple[int, list[tuple[str, str]]]]
     tables: dict[str, _extents.TableFacts]
     codes: dict[int, str]  # status code of a per-point read outside a field -> the field
+    index: list[_extents.IndexCheck] = dataclasses.field(default_factory=list)
+    # fields sharing memory (``_aliasing``): the plan, and what a stub calls on a match
+    alias: _aliasing.AliasPlan | None = None
+    resolve_alias: Callable[..., Any] | None = None
 
 
 def _failure(check: _extents.CheckCode, callee: str) -> Callable[[Any, Any], None]:
@@ -185,8 +302,8 @@ def _failure(check: _extents.CheckCode, callee: str) -> Callable[[Any, Any], Non
         found = explain(args, provider)
         if found is None:  # pragma: no cover  (the stub's check and explain agree)
             raise DomainError(f"{callee}: an argument does not cover what the program needs")
-        index, needed = found
-        raise DomainError(check.failure(callee, index, needed, args))
+        kind, index, needed = found
+        raise DomainError(check.failure(callee, kind, index, needed, args))
 
     return fail
 

@@ -38,7 +38,7 @@ from ..instrumentation._hook_machinery import (
     compile_variant_hook as _compile_variant_hook,
     compiled_program_call_context as _compiled_program_call_context,
 )
-from . import _arguments as arguments, _call_stubs, _pipeline, _settings
+from . import _aliasing, _arguments as arguments, _call_stubs, _pipeline, _settings
 from ._table_layout import TableLayout
 from ._variant_keys import (
     VariantKey,
@@ -48,6 +48,7 @@ from ._variant_keys import (
     domain_bounds,
     field_domains,
     provider_key,
+    static_token,
     static_value,
 )
 from ._variants import ArgumentSpec, TimedVariant, Variant, ignore_static
@@ -65,6 +66,8 @@ class _Prepared:
     table_dtypes: dict[str, TableLayout]
     started: float
     argument_spec: ArgumentSpec
+    # per statement its operator call, for fields sharing memory (``_aliasing``; on demand)
+    alias_groups: Callable[[], list[int] | None] = lambda: None
 
 
 def make_artifact(
@@ -271,7 +274,7 @@ class ProgramPool:
         """What the variant of a call is looked up by first (the kinds of its arguments)."""
         return (
             tuple([arguments.argument_key(a) for a in args]),
-            tuple([args[i] for i in self._static_indices]),
+            tuple([static_token(args[i]) for i in self._static_indices]),
             domain_dims,
             provider_key(offset_provider),
             field_domains(self._ir_names, args) if self._static_domains else (),
@@ -495,7 +498,16 @@ class ProgramPool:
         self._providers[key.offset_provider] = offset_provider
         started = time.perf_counter()
         program, types_ = self._lower(key)
-        optimized = self.backend.optimize(program)
+        # a statement reading a field it writes at another point writes it after computing
+        # everything, as embedded does (not a pass: a customized `optimize` needs it too)
+        before_staging = self.backend.optimize(program)
+        optimized, origin = _aliasing.stage_self_writes(before_staging)
+        definition, is_program = self.definition, self._is_program
+
+        def alias_groups() -> list[int] | None:
+            groups = _aliasing.call_groups(definition, before_staging, is_program)
+            return None if groups is None else [groups[k] for k in origin]
+
         tables, table_dtypes = arguments.table_arguments(optimized, offset_provider)
         tables = self.backend.compiler.device_tables(tables)  # gtfn_gpu: once per variant
         params = {p.name: p for p in optimized.params}
@@ -524,6 +536,7 @@ class ProgramPool:
             table_dtypes,
             started,
             (names, list(types_), params),
+            alias_groups,
         )
 
     def compile_event(self, key: VariantKey) -> pipeline.CompileEvent:
@@ -579,6 +592,13 @@ class ProgramPool:
             variant = Variant(*parts)
         variant.description = prepared.key.describe(self._names)
         variant.callee = self._callee
+        variant.alias_groups = prepared.alias_groups
+        variant.fuses = bool(getattr(compiler, "fuses_statements", True))
+        if self._is_program:
+            definition = self.definition
+            variant.run_embedded = lambda args, provider, why: _aliasing.run_embedded(
+                definition, args, provider, why
+            )
         return variant
 
 

@@ -14,18 +14,23 @@ where the condition selects them, which is not known before running: those are c
 point by the generated code (:func:`checked_at_run_time`), as embedded execution fails only
 when such a value is used. Reads of temporaries are in bounds by construction (domain
 inference sizes them for all their readers) and need nothing.
+
+Every statement's bounds must also fit the 64-bit index space of the generated code
+(:class:`IndexCheck`, ``_domain.check_index_range``): an empty range whose size ``hi - lo``
+overflows int64 runs no point in Python, but a C++ loop or OpenMP computes that size.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
 
 from .. import _builtin_vocabulary as vocabulary, ir
+from .._domain import INDEX_MAX, INDEX_MIN, index_range_message
 from ..ir import expr_text
 
 
@@ -283,6 +288,126 @@ def statement_domains(program: ir.Program) -> Iterator[tuple[int, list[tuple[str
 
 
 @dataclasses.dataclass(frozen=True)
+class IndexCheck:
+    """The bounds of one range of statement ``statement`` must fit the index space (both in
+    int64, ``stop - start`` too). ``covered``: a written field argument covers the range
+    whenever it is not empty (an extent need), so only the empty case needs the check on
+    the fast path."""
+
+    statement: int
+    dim: str
+    start: str
+    stop: str
+    covered: bool
+
+    def fits(self) -> str:
+        lo, hi = self.start, self.stop
+        return (
+            f"{INDEX_MIN} <= {lo} <= {INDEX_MAX} and {INDEX_MIN} <= {hi} <= {INDEX_MAX} "
+            f"and {INDEX_MIN} <= {hi} - {lo} <= {INDEX_MAX}"
+        )
+
+    def fast(self) -> str:
+        """What the stub checks: with ``covered``, a non-empty range fits by the extent need
+        (the field's bounds are in int64); an empty one must not overflow."""
+        if not self.covered:
+            return self.fits()
+        lo, hi = self.start, self.stop
+        return (
+            f"{lo} < {hi} or ({INDEX_MIN} <= {hi} and {lo} <= {INDEX_MAX} and "
+            f"{hi} - {lo} >= {INDEX_MIN})"
+        )
+
+
+_INT_RANGES = {
+    name: (int(np.iinfo(name).min), int(np.iinfo(name).max))
+    for name in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
+}
+
+
+def _interval(node: ir.Expr, scalars: dict[str, str]) -> tuple[int, int] | None:
+    """The values an integer bound expression can take (None: not known)."""
+    if isinstance(node, ir.Literal):
+        if node.dtype == "bool":
+            return None
+        value = int(float(node.value))
+        return value, value
+    if isinstance(node, ir.SymRef):
+        return _INT_RANGES.get(scalars.get(node.name, ""))
+    if isinstance(node, ir.FieldBound):
+        return INDEX_MIN, INDEX_MAX
+    if isinstance(node, ir.Cast):
+        return _interval(node.value, scalars) if node.dtype in _INT_RANGES else None
+    if isinstance(node, ir.Call):
+        parts = [_interval(a, scalars) for a in node.args]
+        if any(p is None for p in parts):
+            return None
+        if node.fun == "neg" and len(parts) == 1:
+            lo, hi = parts[0]  # type: ignore[misc]
+            return -hi, -lo
+        if len(parts) != 2:
+            return None
+        (a, b), (c, d) = parts  # type: ignore[misc]
+        if node.fun == "plus":
+            return a + c, b + d
+        if node.fun == "minus":
+            return a - d, b - c
+        if node.fun in ("minimum", "maximum"):
+            pick = min if node.fun == "minimum" else max
+            return pick(a, c), pick(b, d)
+        if node.fun == "multiplies":
+            corners = [a * c, a * d, b * c, b * d]
+            return min(corners), max(corners)
+    return None
+
+
+def _provably_fits(r: ir.Range, scalars: dict[str, str]) -> bool:
+    """Whether a range's bounds fit the index space for every argument value: bounds from
+    int32 scalars and literals, say, or a direct call's ``domain=`` (checked in Python by
+    ``_variant_keys.domain_bounds``)."""
+    if (
+        isinstance(r.start, ir.SymRef)
+        and isinstance(r.stop, ir.SymRef)
+        and r.start.name.startswith("__domain")
+        and r.start.name.endswith("_start")
+        and r.stop.name == r.start.name.removesuffix("_start") + "_stop"
+    ):
+        return True
+    lo, hi = _interval(r.start, scalars), _interval(r.stop, scalars)
+    if lo is None or hi is None:
+        return False
+    return (
+        lo[0] >= INDEX_MIN
+        and lo[1] <= INDEX_MAX
+        and hi[0] >= INDEX_MIN
+        and hi[1] <= INDEX_MAX
+        and hi[0] - lo[1] >= INDEX_MIN
+        and hi[1] - lo[0] <= INDEX_MAX
+    )
+
+
+def index_checks(program: ir.Program) -> list[IndexCheck]:
+    """The index-space checks of ``program``'s statement ranges (ranges that fit for every
+    argument value, and statements whose bounds the check code cannot evaluate, left out)."""
+    scalars = {p.name: p.dtype for p in program.params if isinstance(p, ir.ScalarParam)}
+    fields = {p.name: p for p in program.params if isinstance(p, ir.FieldParam)}
+    checks: dict[tuple[str, str, str], IndexCheck] = {}  # one per range (a covered one)
+    for k, statement in enumerate(program.body):
+        written = {d for o in statement.outputs if o in fields for d in fields[o].dims}
+        for r in statement.domain:
+            if _provably_fits(r, scalars):
+                continue
+            try:
+                lo, hi = bound_code(r.start), bound_code(r.stop)
+            except UnsupportedBound:
+                continue
+            known = checks.get((r.dim, lo, hi))
+            if known is None or (not known.covered and r.dim in written):
+                checks[(r.dim, lo, hi)] = IndexCheck(k, r.dim, lo, hi, r.dim in written)
+    return list(checks.values())
+
+
+@dataclasses.dataclass(frozen=True)
 class TableFacts:
     """What the checks need of one neighbour table: its rows, columns and the range of its
     indices (skip values excluded; ``None``: it holds none)."""
@@ -311,7 +436,7 @@ class CheckCode:
     ``fields`` maps a field parameter to the stub's expression for it and the dims of the
     actual argument (in its order); ``scalars`` a scalar parameter to its expression.
     ``lines()`` is the check as statements of the stub's body: it calls ``fail(args,
-    provider)`` (which raises) when a need is not met."""
+    provider)`` (which raises) when a need or an index check is not met."""
 
     def __init__(
         self,
@@ -320,6 +445,7 @@ class CheckCode:
         fields: dict[str, tuple[str, tuple[str, ...]]],
         scalars: dict[str, str],
         tables: dict[str, TableFacts],
+        index: Sequence[IndexCheck] = (),
     ) -> None:
         self.constants: dict[str, Any] = {}
         for name, facts in tables.items():
@@ -335,6 +461,16 @@ class CheckCode:
             condition = self._condition(need)
             if condition is not None and need.statement in self.domains:
                 self.needs.append((need, condition))
+        # a range counts as covered only if its write need is checked here
+        checked = {(n.statement, n.dim) for n, _ in self.needs if n.why == "written"}
+        known = self._defined()
+        self.index: list[IndexCheck] = []
+        for check in index:
+            names = _NAME.findall(f"{check.start} {check.stop}")
+            if any(n.startswith(("f_", "s_")) and n not in known for n in names):
+                continue  # a bound over an argument this stub does not see
+            covered = check.covered and (check.statement, check.dim) in checked
+            self.index.append(dataclasses.replace(check, covered=covered))
 
     def _target_bounds(self, target: str | tuple[str, str], dim: str) -> tuple[str, str] | None:
         if isinstance(target, tuple):
@@ -403,31 +539,41 @@ class CheckCode:
     def lines(self) -> list[str]:
         """The check as stub statements (empty if nothing is needed)."""
         grouped = self._by_guard()
-        if not grouped:
-            return []
-        parts = []
+        parts = [f"({check.fast()})" for check in self.index]
         for guard, conditions in grouped.items():
             body = " and ".join(f"({c})" for _, c in conditions)
             parts.append(f"(not ({guard}) or ({body}))")
+        if not parts:
+            return []
         check = " and ".join(parts)
         return [*self._loads(check), f"if not ({check}):", "    fail(args, provider)"]
 
     def explain_source(self) -> str:
-        """``explain(args, provider)``: the index of the first unmet need and its bounds."""
+        """``explain(args, provider)``: the first unmet check, ``("index", i, (lo, hi))`` for
+        an index check (they come first: embedded finds them when it makes the domain) or
+        ``("need", i, (start, stop))`` for a need."""
         body = []
+        for i, check in enumerate(self.index):
+            body.append(f"if not ({check.fits()}):")
+            body.append(f"    return 'index', {i}, ({check.start}, {check.stop})")
         for guard, conditions in self._by_guard().items():
             for i, condition in conditions:
                 need = self.needs[i][0]
                 body.append(f"if ({guard}) and not ({condition}):")
-                body.append(f"    return {i}, ({need.start}, {need.stop})")
+                body.append(f"    return 'need', {i}, ({need.start}, {need.stop})")
         code = "\n".join(body)
         lines = ["def explain(args, provider):", *(f"    {line}" for line in self._loads(code))]
         lines.extend(f"    {line}" for line in body)
         lines.append("    return None")
         return "\n".join(lines)
 
-    def failure(self, callee: str, index: int, needed: tuple[int, int], args: Any) -> str:
-        """The message of unmet need ``index`` (``needed``: its evaluated bounds)."""
+    def failure(
+        self, callee: str, kind: str, index: int, needed: tuple[int, int], args: Any
+    ) -> str:
+        """The message of unmet check ``index`` of ``kind`` (``needed``: its evaluated
+        bounds). An index check's message is embedded's (``_domain.index_range_message``)."""
+        if kind == "index":
+            return index_range_message(self.index[index].dim, *needed)
         need = self.needs[index][0]
         start, stop = needed
         wanted = f"{need.dim}=[{start}, {stop})"

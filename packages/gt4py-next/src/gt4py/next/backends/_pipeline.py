@@ -59,6 +59,10 @@ class Artifact:
 class ArtifactPipeline(abc.ABC):
     """The backend's stages after ``ir_optimized``: translation and build, then the load."""
 
+    #: Whether the generated code may run consecutive statements point by point in one loop
+    #: nest (gtfn's fusion): then fields sharing memory across them need care (``_aliasing``).
+    fuses_statements: bool = True
+
     @property
     @abc.abstractmethod
     def steps(self) -> tuple[tuple[pipeline.Stage, Step], ...]:

@@ -9,30 +9,44 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import math
+import struct
 from typing import Any
 
 import numpy as np
 
 from .. import ir
+from .._domain import DomainError, fits_index_space, index_range_message
 from ..ffront import type_specifications as ts
 
 
 @dataclasses.dataclass(frozen=True)
 class VariantKey:
-    """What decides the code of one variant."""
+    """What decides the code of one variant.
+
+    Static values count bit for bit (``static_identity``): ``0.0`` and ``-0.0`` are two
+    variants (``1 / x`` differs), and a NaN is one variant per bit pattern, found again by
+    the next call with it (``==`` would never match a NaN)."""
 
     arguments: tuple[Any, ...]  # frontend types of the arguments (a direct call: then ``out``)
-    static: tuple[tuple[str, Any], ...] = ()
+    # the static values (Python scalars of their declared dtypes); compared by identity below
+    static: tuple[tuple[str, Any], ...] = dataclasses.field(default=(), compare=False)
     domain_dims: tuple[str, ...] | tuple[tuple[str, ...], ...] | None = None
     offset_provider: tuple[tuple[str, int], ...] = ()
     # ``static_domains``: per flattened field argument its (dim, start, stop) bounds
     domains: tuple[tuple[str, tuple[tuple[str, int, int], ...]], ...] = ()
+    static_identity: tuple[tuple[str, Any], ...] = dataclasses.field(init=False)
+
+    def __post_init__(self) -> None:
+        identity = tuple((name, static_token(value)) for name, value in self.static)
+        object.__setattr__(self, "static_identity", identity)
 
     def describe(self, names: list[str]) -> str:
         parts = [f"{n}: {t}" for n, t in zip(names, self.arguments, strict=False)]
         static = dict(self.static)
         parts = [
-            f"{p} = {static[n]!r}" if n in static else p for p, n in zip(parts, names, strict=False)
+            f"{p} = {static_text(static[n])}" if n in static else p
+            for p, n in zip(parts, names, strict=False)
         ]
         text = f"({', '.join(parts)})"
         if self.domain_dims is not None:
@@ -55,6 +69,28 @@ def _dims_text(domain_dims: Any) -> str:
     if domain_dims and not isinstance(domain_dims[0], str):  # one domain per output
         return ", ".join(_dims_text(dims) for dims in domain_dims)
     return f"({', '.join(domain_dims)})"
+
+
+_DOUBLE = struct.Struct("<d")
+_DEFAULT_NAN = _DOUBLE.pack(math.nan)
+
+
+def static_token(value: Any) -> Any:
+    """What a static value counts as in keys: floats by type and IEEE bytes (``-0.0`` is not
+    ``0.0``; a NaN equals itself), other values by type and value."""
+    if isinstance(value, float):  # numpy.float64 too
+        return (type(value), _DOUBLE.pack(value))
+    if isinstance(value, np.floating):
+        return (type(value), value.tobytes())
+    return (type(value), value)
+
+
+def static_text(value: Any) -> str:
+    """A static value as variant descriptions show it (a NaN with other bits than Python's
+    ``nan`` shows them)."""
+    if isinstance(value, float) and math.isnan(value) and _DOUBLE.pack(value) != _DEFAULT_NAN:
+        return f"nan(0x{_DOUBLE.pack(value)[::-1].hex()})"
+    return repr(value)
 
 
 def static_value(name: str, value: Any, declared: Any) -> Any:
@@ -126,10 +162,17 @@ def _one_domain_bounds(domain: Any) -> tuple[tuple[str, ...], tuple[int, ...]]:
     if isinstance(domain, dict):
         dims = tuple(d.value for d in domain)
         values: list[int] = []
-        for rng in domain.values():
-            # a (start, stop) pair, or a range-like value (range, UnitRange)
-            start, stop = rng if isinstance(rng, tuple | list) else (rng.start, rng.stop)
-            values.extend((int(start), int(stop)))
+        for dim, rng in zip(dims, domain.values(), strict=True):
+            # a (start, stop) pair, a range-like value (range, UnitRange) or a size
+            if isinstance(rng, tuple | list):
+                start, stop = int(rng[0]), int(rng[1])
+            elif isinstance(rng, int):
+                start, stop = 0, rng
+            else:
+                start, stop = int(rng.start), int(rng.stop)
+            if not fits_index_space(start, stop):  # as embedded's `gtx.domain(...)`
+                raise DomainError(index_range_message(dim, start, stop))
+            values.extend((start, stop))
         return dims, tuple(values)
     # the lowered program takes the bounds in the given order (lower_operator_call follows it)
     dims = tuple(d.value for d in domain.dims)
@@ -154,6 +197,8 @@ __all__ = [
     "domain_bounds",
     "field_domains",
     "provider_key",
+    "static_text",
+    "static_token",
     "static_value",
 ]
 

@@ -9,7 +9,7 @@ from typing import Any
 from gt4py.infra import pipeline
 
 from .. import ir
-from . import _arguments as arguments, _call_stubs, _extents
+from . import _aliasing, _arguments as arguments, _call_stubs, _extents
 from ._variant_keys import VariantKey
 
 
@@ -26,14 +26,17 @@ class Variant:
 
     __slots__ = (
         "_extents",
+        "alias_groups",
         "argument_spec",
         "callee",
         "compile_seconds",
         "converters",
         "description",
         "entry",
+        "fuses",
         "key",
         "metrics",
+        "run_embedded",
         "stages",
         "tables",
     )
@@ -66,6 +69,12 @@ class Variant:
         self.callee = "program"
         self.metrics: Any = None  # a TimedVariant's per-program record
         self._extents: _call_stubs.ExtentContract | None = None
+        # per statement its operator call (for fields sharing memory; asked on first need)
+        self.alias_groups: Callable[[], list[int] | None] = lambda: None
+        # the call run embedded, where fields share memory so that no copy gives its result
+        self.run_embedded: Callable[[tuple[Any, ...], Any, str], None] | None = None
+        # whether the generated code runs consecutive statements as one loop nest (gtfn)
+        self.fuses = True
 
     @property
     def extents(self) -> _call_stubs.ExtentContract:
@@ -82,8 +91,26 @@ class Variant:
                 list(_extents.statement_domains(program)),
                 tables,
                 {code: name for name, code in _extents.field_codes(program).items()},
+                _extents.index_checks(program),
+                _aliasing.AliasPlan(program, self.alias_groups, fuses=self.fuses),
+                self._resolve_alias,
             )
         return self._extents
+
+    def _resolve_alias(
+        self, args: tuple[Any, ...], provider: Any, fields: tuple[Any, ...], datas: list[Any]
+    ) -> list[Any] | None:
+        """A stub found fields whose memory may be shared: the arrays to pass (copies where
+        reads must not see the call's writes), or None when the call ran embedded."""
+        plan = self.extents.alias
+        assert plan is not None
+        result, why = plan.resolve(fields, datas)
+        if result is not None:
+            return result
+        if self.run_embedded is None:  # pragma: no cover  (operators read no written field)
+            raise ValueError(f"{self.callee}: arguments {why}; pass fields that do not")
+        self.run_embedded(args, provider, why)
+        return None
 
     def stub(self, args: tuple[Any, ...], offset_provider: Any) -> _call_stubs.Stub:
         """The call stub for arguments of the kinds of ``args`` (checks, flattens, calls)."""

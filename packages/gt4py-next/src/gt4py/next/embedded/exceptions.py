@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
+# Every backend raises it (a domain concept, so it lives with Domain, below the backends).
+from .._domain import DomainError as DomainError
+
 
 class EmbeddedError(Exception):
     """Base class of the errors embedded execution raises on bad input."""
 
 
-class DomainError(EmbeddedError, ValueError):
-    """Domains do not fit: out of bounds, mismatched, or unbounded where bounds are needed."""
-
-
-class NonContiguousDomainError(DomainError):
+class NonContiguousDomainError(DomainError, EmbeddedError):
     """A result would have a hole (e.g. ``concat_where`` branches that leave a gap)."""
 
 

@@ -302,6 +302,14 @@ class NdArrayField(EmbeddedField):
     def _write(self, cut: tuple[Any, ...], value: Any) -> None:
         try:
             self._data[cut] = value
+        except ValueError:
+            flags = getattr(self._data, "flags", None)
+            if flags is not None and not getattr(flags, "writeable", True):
+                raise TypeError(
+                    f"cannot write into the field over {self._domain}: its array is read-only "
+                    "(flags.writeable is False); pass a writable field"
+                ) from None
+            raise
         except TypeError:
             update = getattr(self._data, "at", None)
             if update is None:

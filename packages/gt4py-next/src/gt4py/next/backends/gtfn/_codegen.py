@@ -68,15 +68,24 @@ class CppGenerator(ExpressionGenerator):
         # without OpenMP the generated code has no `#pragma omp` at all (not even `simd`)
         self.openmp = openmp
         self.parallel_threshold = parallel_threshold
+        # fields the program only reads: passed as `nb::ro` arrays (read-only ones accepted)
+        self._read_only: set[str] = set()
 
     # -- module ---------------------------------------------------------------------------------
 
     def module(self, name: str) -> str:
         arguments: list[str] = []
         setup: list[str] = []
+        written = {o for statement in self.program.body for o in statement.outputs}
+        self._read_only = {
+            p.name
+            for p in self.program.params
+            if isinstance(p, ir.FieldParam) and p.name not in written
+        }
         for param in self.program.params:
             if isinstance(param, ir.FieldParam):
-                arguments.append(f"nb::ndarray<nb::device::cpu> {param.name}_array")
+                access = "nb::ro, " if param.name in self._read_only else ""
+                arguments.append(f"nb::ndarray<{access}nb::device::cpu> {param.name}_array")
                 arguments.extend(f"index_t {param.name}_o{i}" for i in range(len(param.dims)))
                 setup.append(self._field_setup(param))
             else:
@@ -105,6 +114,8 @@ class CppGenerator(ExpressionGenerator):
 
     def _field_setup(self, param: ir.FieldParam) -> str:
         cxx = CXX_TYPES[param.dtype]
+        if param.name in self._read_only:
+            cxx = f"const {cxx}"
         n = param.name
         lines = [f"  {cxx}* const {n}_base0 = static_cast<{cxx}*>({n}_array.data());"]
         offset_terms = []
@@ -194,8 +205,13 @@ class CppGenerator(ExpressionGenerator):
         lines, ids = self._bounds(statement.domain)
         dims = [r.dim for r in statement.domain]
         position = {d: f"i_{d}" for d in dims}
+        # an empty range counts 0 points (its hi - lo may be negative); the nest runs only
+        # when no range is empty, so OpenMP never counts the iterations of an empty one
         size = " * ".join(f"(hi{ids[d]} - lo{ids[d]})" for d in dims) or "1"
-        lines.append(f"  const index_t points{ids[dims[0]] if dims else 0} = {size};")
+        nonempty = " && ".join(f"hi{ids[d]} > lo{ids[d]}" for d in dims) or "true"
+        lines.append(
+            f"  const index_t points{ids[dims[0]] if dims else 0} = ({nonempty}) ? {size} : 0;"
+        )
         points = f"points{ids[dims[0]] if dims else 0}"
         if isinstance(statement, ir.Apply):
             loops = dims
@@ -210,6 +226,7 @@ class CppGenerator(ExpressionGenerator):
         code = ["  {", *lines]
         depth = 1
         if loops:
+            code.append(f"  if ({points} > 0) {{")
             collapse = min(len(loops), 2)
             code.extend(self._pragma(f"parallel for collapse({collapse}) {self._if_large(points)}"))
         for dim in loops:
@@ -222,6 +239,8 @@ class CppGenerator(ExpressionGenerator):
         for _ in loops:
             depth -= 1
             code.append("  " * depth + "  }")
+        if loops:
+            code.append("  }")
         code.append("  }")
         return "\n".join(code)
 
@@ -298,8 +317,8 @@ class CppGenerator(ExpressionGenerator):
         if arrays:
             test = " && ".join(f"{a}_s_{last} == 1" for a in arrays)
             code.append(f"  const bool {contiguous} = {test};")
-        # an empty innermost range reads nothing, not even the hoisted table entries
-        code.append(f"  if (hi{k} > lo{k}) {{")
+        # an empty range reads nothing, not even the hoisted table entries
+        code.append(f"  if ({points} > 0) {{")
         collapse = f" collapse({min(len(outer), 2)})" if len(outer) > 1 else ""
         code.extend(self._pragma(f"parallel for{collapse} {self._if_large(points)}"))
         depth = 1

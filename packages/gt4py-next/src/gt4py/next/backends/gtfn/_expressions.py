@@ -118,12 +118,14 @@ class ExpressionGenerator:
             return f"({sign}std::numeric_limits<{cxx}>::infinity())"
         if value == "nan":
             return f"std::numeric_limits<{cxx}>::quiet_NaN()"
-        if (
-            node.dtype in ("int64", "uint64")
-            and value.lstrip("-").isdigit()
-            and abs(int(value)) >= 2**62
-        ):
-            return f"std::numeric_limits<{cxx}>::{'min' if value.startswith('-') else 'max'}()"
+        if node.dtype in ("int64", "uint64") and value.lstrip("-").isdigit():
+            # a decimal literal is at most `long long` in C++: -2**63 has no literal (it is
+            # the negation of 2**63), and uint64 values from 2**63 on need their suffix
+            number = int(value)
+            if number == -(2**63):
+                return f"std::numeric_limits<{cxx}>::min()"
+            if number >= 2**63:
+                return f"{cxx}({value}ULL)"
         return f"{cxx}({value})"
 
     def _call(self, node: ir.Call, position: dict[str, str]) -> str:

@@ -21,6 +21,8 @@ from . import _codegen
 class PythonPipeline(_pipeline.ArtifactPipeline):
     """generate numpy code and publish it in the cache (``py``) -> import it."""
 
+    fuses_statements = False  # every statement computes its whole value, then writes
+
     @property
     def steps(self) -> tuple[tuple[Any, _pipeline.Step], ...]:
         return ((_pipeline.PY, self.generate),)

@@ -64,6 +64,12 @@ class PythonGenerator:
         for offset in self.program.offsets:
             arguments.extend((f"{offset.name}", f"{offset.name}_skip"))
         self.lines = [f"def run({', '.join(arguments)}):"]
+        written = {o for statement in self.program.body for o in statement.outputs}
+        outputs = [p.name for p in self.program.params if p.name in written]
+        if outputs:  # before any write (the call stub names the argument)
+            writable = " and ".join(f"{n}.flags.writeable" for n in outputs)
+            self.lines.append(f"    if not ({writable}):")
+            self.lines.append("        raise TypeError('a written field is read-only')")
         for param in self.program.params:
             if not isinstance(param, ir.FieldParam):
                 continue
@@ -190,6 +196,12 @@ class PythonGenerator:
         index = ", ".join(
             f"{position[d]} - {output}_lo_{d}" if d in position else ":" for d in param.dims
         )
+        if all(position.get(d) == f"level{k}" for d in param.dims):
+            # a scan's level of an output over its axis only: one element
+            self.lines.append(
+                f"{indent}{output}[{index}] = np.asarray({value}, dtype={output}.dtype)"
+            )
+            return
         self.lines.append(
             f"{indent}{output}[{index}] = np.broadcast_to(np.asarray({value}, dtype={output}.dtype), ({shape},))"
         )

@@ -1,0 +1,171 @@
+"""Arguments that share memory, read-only outputs, extreme origins and domains, and externals
+keyed bit for bit (issue 25, ADR 0027), on every backend.
+
+A stencil whose output is the same array as an input (or overlaps it) computes what it
+computes with distinct arrays: the input is copied first. (The frontend forbids reading a
+field at an offset where the same computation writes it; two arguments that are one array
+get past that check, and the backends disagreed.)
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from gt4py.cartesian import gtscript
+from gt4py.cartesian._errors import StencilArgumentError
+from gt4py.cartesian.gtscript import PARALLEL, computation, interval
+
+
+F = gtscript.Field[np.float64]
+SHAPE = (8, 3, 2)
+_STENCILS: dict[str, object] = {}
+
+
+def _around(backend: str):
+    """One stencil per backend for the whole module (each C++ build is a compile)."""
+    if backend not in _STENCILS:
+
+        @gtscript.stencil(backend=backend)
+        def around(a: F, out: F, scale: float):
+            with computation(PARALLEL), interval(...):
+                out = a[-1, 0, 0] + scale * a[1, 0, 0]
+
+        _STENCILS[backend] = around
+    return _STENCILS[backend]
+
+
+def _data(shape=SHAPE) -> np.ndarray:
+    return (np.arange(np.prod(shape), dtype=np.float64) ** 2).reshape(shape)
+
+
+CALL = {"origin": (1, 0, 0), "domain": (SHAPE[0] - 2, SHAPE[1], SHAPE[2])}
+
+
+def _distinct(backend: str, a: np.ndarray, out: np.ndarray, **call) -> np.ndarray:
+    """What the call writes into ``out`` when ``a`` and ``out`` are distinct arrays."""
+    a, out = a.copy(), out.copy()
+    _around(backend)(a, out, 2.0, **(call or CALL))
+    return out
+
+
+@pytest.mark.parametrize("validate_args", [True, False])
+def test_output_is_the_input(backend, validate_args):
+    x = _data()
+    expected = _distinct(backend, x, x)
+    _around(backend)(x, x, 2.0, validate_args=validate_args, **CALL)
+    np.testing.assert_array_equal(x, expected)
+
+
+def test_output_overlaps_the_input_shifted(backend):
+    base = _data((10, 3, 2))
+    a, out = base[0:8], base[2:10]  # out[i] is a[i + 2]
+    expected = _distinct(backend, a, out)
+    _around(backend)(a, out, 2.0, **CALL)
+    np.testing.assert_array_equal(base[2:10], expected)
+
+
+def test_disjoint_views_of_one_array(backend):
+    base = _data((16, 3, 2))
+    a, out = base[0:8], base[8:16]
+    expected = _distinct(backend, a, out)
+    before = base[0:8].copy()
+    _around(backend)(a, out, 2.0, **CALL)
+    np.testing.assert_array_equal(base[8:16], expected)
+    np.testing.assert_array_equal(base[0:8], before)
+
+
+@pytest.mark.parametrize("backend", ["numpy", "debug"])
+def test_many_inputs_and_outputs(backend):
+    """More (input, written field) pairs than the pairwise check takes: a set of owners."""
+
+    @gtscript.stencil(backend=backend)
+    def many(a: F, b: F, c: F, d: F, e: F, out: F, other: F):
+        with computation(PARALLEL), interval(...):
+            out = a[-1, 0, 0] + b[1, 0, 0] + c + d + e
+            other = a[1, 0, 0] - e[-1, 0, 0]
+
+    def run(alias: bool) -> np.ndarray:
+        x = _data()
+        inputs = [x.copy() if not alias or n != 4 else x for n in range(5)]
+        out = x if alias else x.copy()
+        other = np.zeros(SHAPE)
+        many(*inputs, out, other, **CALL)
+        return np.stack([out, other])
+
+    np.testing.assert_array_equal(run(alias=True), run(alias=False))
+
+
+def test_read_only_output_is_an_argument_error(backend):
+    if backend == "gt:gpu":
+        pytest.skip("device arrays have no read-only flag")
+    a, out = _data(), _data()
+    out.setflags(write=False)
+    with pytest.raises(StencilArgumentError, match="field 'out' is written by the stencil"):
+        _around(backend)(a, out, 2.0, **CALL)
+    np.testing.assert_array_equal(out, _data())
+    # a read-only input is fine
+    a.setflags(write=False)
+    out = np.zeros(SHAPE)
+    _around(backend)(a, out, 2.0, **CALL)
+    np.testing.assert_array_equal(out, _distinct(backend, _data(), np.zeros(SHAPE)))
+
+
+BAD_CALLS = [
+    # (origin, domain, words of the message)
+    ((1, 0, 0), (2**63, 1, 1), "too large"),
+    ((1, 0, 0), (2**64, 1, 1), "too large"),
+    ((1, 0, 0), (2**62, 2**62, 1), "too large"),
+    ((1, 0, 0), (4, 3, 2**63 - 1), "too large"),
+    ((1, 0, 0), (-3, 1, 1), "positive integers"),
+    ((1, 0, 0), (0, 1, 1), "positive integers"),
+    ((1, 0, 0), (True, 1, 1), "positive integers"),
+    ((1, 0, 0), (4.0, 1, 1), "positive integers"),
+    ((-1, 0, 0), (2, 1, 1), "must not be negative"),
+    ((1, -(2**63), 0), (2, 1, 1), "must not be negative"),
+    ((1, 0, 0, 0), (2, 1, 1), "3 entries"),
+    ((2**63, 0, 0), (1, 1, 1), "too small"),
+    ((2**70, 0, 0), (1, 1, 1), "too small"),
+    ((1.5, 0, 0), (1, 1, 1), "tuple of integers"),
+    ({"a": (1, 0, 0), "out": (-1, 0, 0)}, (1, 1, 1), "origin of field 'out'"),
+]
+
+
+def test_extreme_origins_and_domains_are_argument_errors(backend):
+    around = _around(backend)
+    a, out = _data(), _data()
+    for origin, domain, words in BAD_CALLS:
+        with pytest.raises(StencilArgumentError, match=words):
+            around(a, out, 2.0, origin=origin, domain=domain)
+    np.testing.assert_array_equal(out, _data())
+
+
+EXTERNAL_BACKENDS = ["numpy", "debug", pytest.param("gt:cpu_ifirst", marks=pytest.mark.slow)]
+
+
+@pytest.mark.parametrize("backend", EXTERNAL_BACKENDS)
+def test_externals_count_bit_for_bit(backend):
+    """``-0.0`` and ``0.0`` are two stencils (``1 / X`` differs); a NaN builds once."""
+
+    def divide(a: F, out: F):
+        from __externals__ import X
+
+        with computation(PARALLEL), interval(...):
+            out = a / X
+
+    results = {}
+    stencils = {}
+    for name, x in [("zero", 0.0), ("minus zero", -0.0), ("nan", math.nan)]:
+        stencil = gtscript.stencil(backend=backend, definition=divide, externals={"X": x})
+        stencils[name] = stencil
+        a, out = np.ones((2, 2, 1)), np.zeros((2, 2, 1))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            stencil(a, out)
+        results[name] = out[0, 0, 0]
+    assert results["zero"] == math.inf and results["minus zero"] == -math.inf
+    assert math.isnan(results["nan"])
+    again = gtscript.stencil(backend=backend, definition=divide, externals={"X": float("nan")})
+    assert again.source_path == stencils["nan"].source_path
+    assert stencils["zero"].source_path != stencils["minus zero"].source_path
