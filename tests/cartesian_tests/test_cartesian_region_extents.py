@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
-from gt4py.cartesian import _ir as ir
+from gt4py.cartesian import _ir as ir, gtscript
 from gt4py.cartesian._analysis import Extent, large_domain_read_extent, read_extent
+from gt4py.cartesian.gtscript import PARALLEL, computation, horizontal, interval, region
 from gt4py.eve import SourceLocation
 
 
@@ -112,3 +114,34 @@ def test_edge_region_halo_shrinks_on_a_large_domain():
     assert read_extent(Extent(), (edge,), -5, 0) == Extent(-5, 0, 0, 0)
     large, sizes = large_domain_read_extent(Extent(), (edge,), -5, 0)
     assert large == Extent(0, 0, 0, 0) and sizes == (6, 1)
+
+
+def _edge_copies(q_in: gtscript.Field[np.float64], q_out: gtscript.Field[np.float64]):
+    from __externals__ import i_end, i_start
+
+    with computation(PARALLEL), interval(...):
+        with horizontal(region[i_start - 3, :]):
+            q_out = q_in[5, 0, 0]
+        with horizontal(region[i_end + 3, :]):
+            q_out = q_in[-5, 0, 0]
+
+
+@pytest.mark.parametrize("backend", ["numpy", "debug"])
+def test_edge_regions_on_an_extended_domain_read_inside_it(backend):
+    # NDSL computes corner/edge fills on the domain extended by its halo (i_start = I[0] + 3):
+    # the reads stay inside the array, so the call needs no halo beyond it (the large-domain
+    # halo); on a domain too small for that, the conservative halo is checked instead.
+    stencil = gtscript.stencil(
+        backend=backend,
+        definition=_edge_copies,
+        externals={"i_start": gtscript.I[0] + 3, "i_end": gtscript.I[-1] - 3},
+    )
+    q_in = np.arange(18.0)[:, None, None] * np.ones((18, 4, 2))
+    q_out = np.zeros_like(q_in)
+    stencil(q_in, q_out, origin=(0, 0, 0), domain=(18, 4, 2))
+    expected = np.zeros_like(q_in)
+    expected[0] = q_in[5]
+    expected[17] = q_in[12]
+    np.testing.assert_array_equal(q_out, expected)
+    with pytest.raises(gtscript.StencilArgumentError, match="too small"):
+        stencil(q_in[:4], q_out[:4], origin=(0, 0, 0), domain=(4, 4, 2))

@@ -7,7 +7,7 @@ import operator
 import time
 import types
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -87,6 +87,9 @@ class StencilObject:
             for axis, (lo, _) in zip(p["axes"], p["halo"], strict=True):
                 low[axis] = max(low[axis], -lo)
         self._default_origin = (low["I"], low["J"], low["K"])
+        # metadata from before the large-domain halo: every domain size uses "halo"
+        ni, nj = metadata.get("large_from", (1, 1))
+        self._large_from = (int(ni), int(nj))
         self._field_flags = [p["kind"] == "field" for p in self._params]
         # Written fields, and fields only read that may share memory with one: a read-only
         # input overlapping an output is copied first, so the stencil reads it as it was
@@ -308,9 +311,31 @@ class StencilObject:
             result[name] = given
         return result
 
+    def _halo_key(self, domain: Sequence[int | None]) -> str:
+        """The halo a call with ``domain`` reads fields with: ``halo_large`` once the domain
+        has ``large_from`` (I, J) points (reads in regions at one edge of the domain then stay
+        inside it, see ``_analysis.large_domain_read_extent``), else the one for any size."""
+        ni, nj = self._large_from
+        if domain[0] is not None and domain[1] is not None and domain[0] >= ni and domain[1] >= nj:
+            return "halo_large"
+        return "halo"
+
     def _domain(
         self, values: list[Any], origins: Mapping[str, tuple[int, ...]]
     ) -> tuple[int, int, int]:
+        sizes = self._sizes(values, origins, "halo_large")
+        if self._halo_key(sizes) == "halo":
+            sizes = self._sizes(values, origins, "halo")
+        if any(s is None for s in sizes):
+            raise StencilArgumentError(
+                f"cannot infer the domain of '{self.name}' (no field has all of I, J, K); "
+                "pass domain=(ni, nj, nk)"
+            )
+        return tuple(sizes)  # type: ignore[return-value]
+
+    def _sizes(
+        self, values: list[Any], origins: Mapping[str, tuple[int, ...]], halo_key: str
+    ) -> list[int | None]:
         sizes: list[int | None] = [None, None, None]
         for p, value in zip(self._params, values, strict=True):
             if p["kind"] != "field":
@@ -320,15 +345,10 @@ class StencilObject:
                 a = "IJK".index(axis)
                 if n >= len(shape):
                     continue
-                room = shape[n] - origins[p["name"]][n] - p["halo"][n][1]
+                room = shape[n] - origins[p["name"]][n] - p.get(halo_key, p["halo"])[n][1]
                 current = sizes[a]
                 sizes[a] = room if current is None else min(current, room)
-        if any(s is None for s in sizes):
-            raise StencilArgumentError(
-                f"cannot infer the domain of '{self.name}' (no field has all of I, J, K); "
-                "pass domain=(ni, nj, nk)"
-            )
-        return tuple(sizes)  # type: ignore[return-value]
+        return sizes
 
     def _validate(
         self, values: list[Any], origins: Mapping[str, tuple[int, ...]], domain: tuple[int, ...]
@@ -356,6 +376,7 @@ class StencilObject:
                         f"origin of field '{p['name']}' must not be negative, got "
                         f"{origins[p['name']]} ({axis} is {entry})"
                     )
+        halo_key = self._halo_key(domain)
         for p, value in zip(self._params, values, strict=True):
             name = p["name"]
             if p["kind"] == "scalar":
@@ -367,10 +388,15 @@ class StencilObject:
                         f"{type(value).__name__}"
                     )
                 continue
-            self._validate_field(p, value, origins[name], domain)
+            self._validate_field(p, value, origins[name], domain, halo_key)
 
     def _validate_field(
-        self, p: Mapping[str, Any], value: Any, origin: tuple[int, ...], domain: tuple[int, ...]
+        self,
+        p: Mapping[str, Any],
+        value: Any,
+        origin: tuple[int, ...],
+        domain: tuple[int, ...],
+        halo_key: str = "halo",
     ) -> None:
         name, axes = p["name"], p["axes"]
         if not isinstance(value, _Array):
@@ -396,7 +422,7 @@ class StencilObject:
             )
         for n, axis in enumerate(axes):
             a = "IJK".index(axis)
-            lo, hi = p["halo"][n]
+            lo, hi = p.get(halo_key, p["halo"])[n]
             if axis == "K":
                 lo, hi = _k_needs(p["k_accesses"], domain[2])
             first = origin[n] + lo
