@@ -16,7 +16,7 @@ import pytest
 
 from gt4py.cartesian import gtscript
 from gt4py.cartesian._errors import StencilArgumentError
-from gt4py.cartesian.gtscript import PARALLEL, computation, interval
+from gt4py.cartesian.gtscript import FORWARD, PARALLEL, computation, interval
 
 
 F = gtscript.Field[np.float64]
@@ -169,3 +169,28 @@ def test_externals_count_bit_for_bit(backend):
     again = gtscript.stencil(backend=backend, definition=divide, externals={"X": float("nan")})
     assert again.source_path == stencils["nan"].source_path
     assert stencils["zero"].source_path != stencils["minus zero"].source_path
+
+
+def _search_past_the_top(pe: gtscript.Field[np.float64], lev: gtscript.Field[gtscript.IJ, np.int64], out: gtscript.Field[np.float64]):  # fmt: skip
+    with computation(FORWARD), interval(...):
+        lev = 0
+        while pe[0, 0, lev] < 10.0:
+            lev = lev + 1
+        out = lev
+
+
+@pytest.mark.parametrize(
+    "backend",
+    ["numpy", "debug", pytest.param("gt:cpu_ifirst", marks=pytest.mark.slow)],
+)
+def test_a_while_search_reading_past_the_top_raises_on_every_backend(backend):
+    # FV3's remapping searches (map_single) on data that never satisfies the condition: the
+    # C++ backends replaced the bad index by 0 and looped forever; now the loop stops and the
+    # call raises the IndexError the Python backends raise.
+    stencil = gtscript.stencil(backend=backend, definition=_search_past_the_top)
+    pe = np.ones((3, 3, 4))
+    lev = np.zeros((3, 3), dtype=np.int64)
+    with pytest.raises(
+        IndexError, match=r"K index 4 of field 'pe' is outside the field \(K size 4\)"
+    ):
+        stencil(pe, lev, np.zeros((3, 3, 4)))

@@ -19,7 +19,7 @@ import dataclasses
 from collections.abc import Iterator
 
 from . import _ir as ir
-from ._analysis import AnalysedStencil
+from ._analysis import AnalysedStencil, iter_accesses
 from ._codegen_common import MATH_FUNCTIONS, IRGenerator, region_conditions, run_order
 from ._errors import GTScriptDefinitionError
 
@@ -72,8 +72,13 @@ struct KIndexError {
   idx size = 0;
 };
 
+// Set by a failed check in this thread: a while loop whose condition reads out of range stops
+// (it would read index 0 forever) and the call raises as on the other backends.
+thread_local bool gt_kfailed = false;
+
 inline idx gt_kcheck(idx index, idx size, int field, KIndexError& error) {
   if (index >= 0 && index < size) return index;
+  gt_kfailed = true;
 #pragma omp critical(gt_kindex_error)
   if (error.field < 0) error = KIndexError{field, index, size};
   return 0;
@@ -384,9 +389,21 @@ class CppGenerator(IRGenerator):
         self.emit("}")
 
     def visit_While(self, stmt: ir.While, *, at_domain: bool) -> None:
-        self.emit(f"while ({self.visit(stmt.condition)}) {{")
+        condition = self.visit(stmt.condition)
+        if "gt_kcheck" in condition or self._reads_checked_k(stmt):
+            # an out-of-range K read ends the loop (the call then raises the IndexError)
+            self.emit(f"for (gt_kfailed = false; !gt_kfailed && ({condition});) {{")
+        else:
+            self.emit(f"while ({condition}) {{")
         self.block(stmt.body, at_domain)
         self.emit("}")
+
+    @staticmethod
+    def _reads_checked_k(stmt: ir.While) -> bool:
+        return any(
+            ref.k_absolute is not None or ref.k_variable is not None
+            for _, ref, _ in iter_accesses(stmt)
+        )
 
     def visit_HorizontalRegion(self, stmt: ir.HorizontalRegion, *, at_domain: bool) -> None:
         checks = region_conditions(stmt, ("i", "j"), ("ni", "nj"), _position)
