@@ -25,6 +25,11 @@ from gt4py.infra.config import _session_dirs
 
 CHILD = """\
 import os, pathlib, signal, sys, time
+# the signals as in a terminal session: the test runner may run under nohup or in the
+# background, where SIGHUP / SIGINT start ignored and children inherit that
+signal.signal(signal.SIGHUP, signal.SIG_DFL)
+signal.signal(signal.SIGTERM, signal.SIG_DFL)
+signal.signal(signal.SIGINT, signal.default_int_handler)
 {before}
 from gt4py.infra import config
 root = config.cache_root()

@@ -87,7 +87,11 @@ def unique_sleep() -> str:
 
 BUILDER = textwrap.dedent(
     """\
-    import os, sys
+    import os, signal, sys
+    # as in a terminal: a runner in the background or under nohup starts children with
+    # SIGINT / SIGHUP ignored
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     from gt4py.infra import caching
     from gt4py.infra.native import _tools
 
