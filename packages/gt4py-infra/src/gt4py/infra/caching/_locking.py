@@ -45,6 +45,7 @@ from ._atomic import (
 )
 from ._errors import CacheError
 from ._layout import DIRS_DIR, FILES_DIR, LOCK_SUFFIX, LOCKS_DIR, is_entry_name
+from ._trust import current_policy
 
 
 if TYPE_CHECKING:
@@ -117,7 +118,8 @@ def _acquire(lock_path: pathlib.Path, entry: str) -> filelock.BaseFileLock:
 
     for attempt in range(RACE_ATTEMPTS):
         make_directory(lock_path.parent)
-        lock = filelock.FileLock(lock_path)
+        # the policy's mode: older filelock versions chmod the lock file to theirs (0644)
+        lock = filelock.FileLock(lock_path, mode=current_policy().file_mode)
         try:
             try:
                 lock.acquire(timeout=0)
@@ -268,7 +270,7 @@ def try_lock(lock_path: pathlib.Path) -> filelock.BaseFileLock | None:
     """The lock ``lock_path`` acquired without waiting, or None if someone holds it."""
     import filelock
 
-    lock = filelock.FileLock(lock_path)
+    lock = filelock.FileLock(lock_path, mode=current_policy().file_mode)
     try:
         lock.acquire(timeout=0)
     except (filelock.Timeout, OSError):
