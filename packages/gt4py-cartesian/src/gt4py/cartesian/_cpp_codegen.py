@@ -390,13 +390,16 @@ class CppGenerator(IRGenerator):
 
     def visit_While(self, stmt: ir.While, *, at_domain: bool) -> None:
         condition = self.visit(stmt.condition)
-        if "gt_kcheck" in condition or self._reads_checked_k(stmt):
-            # an out-of-range K read ends the loop (the call then raises the IndexError)
-            self.emit(f"for (gt_kfailed = false; !gt_kfailed && ({condition});) {{")
+        if self._reads_checked_k(stmt):
+            self.emit(self.checked_loop_header(condition))
         else:
             self.emit(f"while ({condition}) {{")
         self.block(stmt.body, at_domain)
         self.emit("}")
+
+    def checked_loop_header(self, condition: str) -> str:
+        """A while loop that ends at an out-of-range K read (the call then raises)."""
+        return f"for (gt_kfailed = false; !gt_kfailed && ({condition});) {{"
 
     @staticmethod
     def _reads_checked_k(stmt: ir.While) -> bool:

@@ -69,15 +69,9 @@ BLOCK_I, BLOCK_J = 32, 8
 class CudaGenerator(CppGenerator):
     skip_empty_intervals = True  # an empty interval launches nothing
 
-    def visit_While(self, stmt: ir.While, *, at_domain: bool) -> None:
+    def checked_loop_header(self, condition: str) -> str:
         # device code: no thread_local flag; the loop stops once any thread recorded a K error
-        condition = self.visit(stmt.condition)
-        if "gt_kcheck" in condition or self._reads_checked_k(stmt):
-            self.emit(f"while (kerror->field < 0 && ({condition})) {{")
-        else:
-            self.emit(f"while ({condition}) {{")
-        self.block(stmt.body, at_domain)
-        self.emit("}")
+        return f"while (kerror->field < 0 && ({condition})) {{"
 
     def __init__(self, analysed: AnalysedStencil, *, backend: str, module_name: str) -> None:
         super().__init__(analysed, backend="gt:cpu_ifirst", module_name=module_name)
