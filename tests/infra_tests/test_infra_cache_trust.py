@@ -387,6 +387,7 @@ def test_sighup_during_a_session_leaves_no_session_directory(tmp_path):
         """\
         import os, signal
         signal.signal(signal.SIGHUP, signal.SIG_DFL)  # as in a terminal (not under nohup)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGHUP})
         from gt4py.infra import caching, config
         root = config.cache_root()
         print(root, flush=True)

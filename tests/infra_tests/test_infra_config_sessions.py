@@ -24,9 +24,12 @@ from gt4py.infra.config import _session_dirs
 
 
 CHILD = """\
-import os, pathlib, signal, sys, time
-# the signals as in a terminal session: the test runner may run under nohup or in the
-# background, where SIGHUP / SIGINT start ignored and children inherit that
+import faulthandler, os, pathlib, signal, sys, time
+faulthandler.register(signal.SIGUSR1)  # a session that does not end shows where it is
+# the signals as in a terminal session: the test runner may run under nohup, in the
+# background or under a CI agent, where SIGHUP / SIGINT start ignored or blocked, and
+# children inherit both the dispositions and the mask
+signal.pthread_sigmask(signal.SIG_UNBLOCK, {{signal.SIGHUP, signal.SIGTERM, signal.SIGINT}})
 signal.signal(signal.SIGHUP, signal.SIG_DFL)
 signal.signal(signal.SIGTERM, signal.SIG_DFL)
 signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -35,7 +38,8 @@ from gt4py.infra import config
 root = config.cache_root()
 (root / "entry").write_text("x")
 print(root, flush=True)
-time.sleep(60)
+for _ in range(600):  # short sleeps: a handler run by another thread's wakeup is not delayed
+    time.sleep(0.1)
 """
 
 
@@ -61,11 +65,25 @@ def start_session(tmp: pathlib.Path, before: str = "") -> tuple[subprocess.Popen
     return process, root
 
 
+def wait_for_exit(process: subprocess.Popen, timeout: float = 30) -> int:
+    """The exit status; on a timeout, fails with the child's signal state and its stack."""
+    try:
+        return process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        status = pathlib.Path(f"/proc/{process.pid}/status").read_text().splitlines()
+        process.send_signal(signal.SIGUSR1)  # faulthandler dumps the stacks to stderr
+        time.sleep(1)
+        process.kill()
+        _, stderr = process.communicate()
+        signals = [line for line in status if line.startswith("Sig")]
+        pytest.fail(f"the session process did not end: {signals}\n{stderr}")
+
+
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
 def test_terminating_signal_removes_the_session_and_keeps_the_default_action(tmp_path, signum):
     process, root = start_session(tmp_path)
     process.send_signal(signum)
-    assert process.wait(timeout=30) == -signum  # killed by the signal, as the sender expects
+    assert wait_for_exit(process) == -signum  # killed by the signal, as the sender expects
     assert not root.exists()
 
 
@@ -78,7 +96,7 @@ def test_a_previous_handler_is_chained(tmp_path):
     """
     process, root = start_session(tmp_path, before)
     process.send_signal(signal.SIGTERM)
-    assert process.wait(timeout=30) == 7
+    assert wait_for_exit(process) == 7
     assert (tmp_path / "handled").read_text() == str(int(signal.SIGTERM))
     assert not root.exists()
 
@@ -90,7 +108,7 @@ def test_an_ignored_signal_stays_ignored(tmp_path):
     assert process.poll() is None
     assert root.exists()
     process.terminate()
-    assert process.wait(timeout=30) == -signal.SIGTERM
+    assert wait_for_exit(process) == -signal.SIGTERM
     assert not root.exists()
 
 

@@ -90,6 +90,7 @@ BUILDER = textwrap.dedent(
     import os, signal, sys
     # as in a terminal: a runner in the background or under nohup starts children with
     # SIGINT / SIGHUP ignored
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})  # or blocked
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     from gt4py.infra import caching

@@ -227,6 +227,18 @@ def test_a_worker_killed_while_idle_is_replaced_transparently() -> None:
         assert runner.submit(tasks.pid).result(timeout=60) not in (first_pid, os.getpid())
 
 
+def test_a_worker_killed_before_reading_its_task_is_replaced_transparently() -> None:
+    # The task is written into the pipe of a stopped worker, which dies without reading it:
+    # the write succeeded, yet the task never started, so another worker must run it.
+    with runners.ProcessRunner(max_workers=1) as runner:
+        first_pid = runner.submit(tasks.pid).result()
+        os.kill(first_pid, signal.SIGSTOP)
+        future = runner.submit(tasks.pid)
+        time.sleep(0.3)  # the feeder has written the task by now
+        os.kill(first_pid, signal.SIGKILL)
+        assert future.result(timeout=60) not in (first_pid, os.getpid())
+
+
 def test_a_forgotten_runner_stops_its_workers() -> None:
     runner = runners.ProcessRunner(max_workers=1)
     worker_pid = runner.submit(tasks.pid).result()

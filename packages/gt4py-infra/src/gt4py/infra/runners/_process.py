@@ -349,6 +349,14 @@ class _WorkerProcess:
             write_frame(self._requests, FrameKind.TASK, payload)
         except OSError as error:  # BrokenPipeError: nobody reads the other end any more
             raise _NotDeliveredError from error
+        # A worker killed while idle can still take the write: the kernel keeps its pipe open
+        # until its last thread is gone, and poll() cannot see its death before that. Only
+        # the worker's STARTED frame proves that it got the task.
+        first = read_frame(self._replies)
+        if first is None:
+            raise _NotDeliveredError
+        if first[0] is not FrameKind.STARTED:
+            return first  # a protocol error: the caller reports the unexpected frame
         return read_frame(self._replies)
 
     def stop(self) -> int:

@@ -2,8 +2,10 @@
 
 A frame is a header (kind: 1 byte, payload length: 8 bytes, little endian) and the payload.
 The parent sends ``SYS_PATH`` (whenever its ``sys.path`` changed), then for each task a
-``CONTEXT`` and a ``TASK`` frame; the worker answers each task with exactly one ``RESULT``,
-``ERROR`` or ``UNLOADABLE`` frame.
+``CONTEXT`` and a ``TASK`` frame; the worker answers each task with a ``STARTED`` frame once
+it holds the whole task (before running any of it), then exactly one ``RESULT``, ``ERROR`` or
+``UNLOADABLE`` frame. ``STARTED`` tells the parent whether a worker that died had begun the task:
+only one that had not may be given to another worker.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ class FrameKind(enum.IntEnum):
     RESULT = 4  # worker -> parent: the pickled return value
     ERROR = 5  # worker -> parent: pickled TaskFailure
     UNLOADABLE = 6  # worker -> parent: UTF-8 text saying why the task could not be unpickled
+    STARTED = 7  # worker -> parent: empty; the task was received and is about to run
 
 
 class TaskContext(NamedTuple):

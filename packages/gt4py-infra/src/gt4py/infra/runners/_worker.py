@@ -81,6 +81,7 @@ def _serve(requests: IO[bytes], replies: IO[bytes]) -> int:
         elif kind is FrameKind.CONTEXT:
             context = pickle.loads(payload)
         elif kind is FrameKind.TASK and context is not None:
+            write_frame(replies, FrameKind.STARTED, b"")
             write_frame(replies, *run_task(payload, context))
             context = None
         else:
