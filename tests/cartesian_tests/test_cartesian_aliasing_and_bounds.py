@@ -96,6 +96,56 @@ def test_many_inputs_and_outputs(backend):
         return np.stack([out, other])
 
     np.testing.assert_array_equal(run(alias=True), run(alias=False))
+    x = _data()
+    with pytest.raises(StencilArgumentError, match="fields 'out' and 'other' are both written"):
+        many(*[x.copy() for _ in range(5)], x, x[:, :, ::-1], **CALL)
+
+
+def test_inputs_over_one_buffer_through_different_owners(backend):
+    # two np.frombuffer calls: numpy's `base` objects differ, the memory is the same
+    buffer = bytearray(_data((10, 3, 2)).tobytes())
+
+    def over(start: int) -> np.ndarray:
+        return np.frombuffer(buffer).reshape(10, 3, 2)[start : start + 8]
+
+    expected = _distinct(backend, over(0), over(2))
+    _around(backend)(over(0), over(2), 2.0, **CALL)
+    np.testing.assert_array_equal(over(2), expected)
+
+
+_TWO_WRITTEN: dict[str, object] = {}
+
+
+def _two_written(backend: str):
+    if backend not in _TWO_WRITTEN:
+
+        @gtscript.stencil(backend=backend)
+        def update(a: F, io: F, out: F):
+            with computation(PARALLEL), interval(...):
+                io = io + a[1, 0, 0]
+                out = a[-1, 0, 0] * 2.0
+
+        _TWO_WRITTEN[backend] = update
+    return _TWO_WRITTEN[backend]
+
+
+@pytest.mark.parametrize("overlap", ["same array", "shifted views"])
+def test_two_written_fields_sharing_memory_are_an_argument_error(backend, overlap):
+    """No order of writes is the stencil's meaning (numpy writes field by field, debug and
+    C++ point by point): the same clear error on every backend, nothing written."""
+    base = _data((10, 3, 2))
+    io, out = (base[1:9], base[1:9]) if overlap == "same array" else (base[0:8], base[2:10])
+    a = _data()
+    with pytest.raises(StencilArgumentError, match="fields 'io' and 'out' are both written"):
+        _two_written(backend)(a, io, out, **CALL)
+    np.testing.assert_array_equal(base, _data((10, 3, 2)))
+    # disjoint views of one array are fine, and write what distinct arrays get
+    apart = [_data(), np.zeros(SHAPE)]
+    _two_written(backend)(a, *apart, **CALL)
+    joint = _data((16, 3, 2))
+    joint[8:] = 0.0
+    _two_written(backend)(a, joint[0:8], joint[8:16], **CALL)
+    np.testing.assert_array_equal(joint, np.concatenate(apart))
 
 
 def test_read_only_output_is_an_argument_error(backend):

@@ -69,6 +69,16 @@ def chain(a: IField, b: IField, c: IField, d: IField):
     around(c, out=d[1:-1])
 
 
+@gtx.field_operator
+def doubled_and_next(a: IField) -> tuple[IField, IField]:
+    return a * 2.0, a + 1.0
+
+
+@gtx.program
+def both_outputs(a: IField, b: IField, c: IField):
+    doubled_and_next(a, out=(b, c))
+
+
 @gtx.scan_operator(axis=K, forward=True, init=0.0)
 def running_sum(state: float64, x: float64) -> float64:
     return state + x
@@ -159,7 +169,32 @@ def _table_read(b: Any) -> list[Any]:
     return [base]
 
 
+def _foreign_owners(b: Any) -> list[Any]:
+    # two np.frombuffer calls over one buffer: different owning objects, the same memory
+    buffer = bytearray((np.arange(10, dtype=np.float64) ** 2).tobytes())
+    a = view(np.frombuffer(buffer), I)
+    out = view(np.frombuffer(buffer)[2:], I)
+    two.with_backend(b)(a, out, offset_provider=P)
+    return [np.frombuffer(buffer).copy()]
+
+
+def _strided_view(b: Any) -> list[Any]:
+    base = np.arange(12, dtype=np.float64) ** 2
+    strided = np.lib.stride_tricks.as_strided(base[2:], shape=(10,), strides=(8,))
+    two.with_backend(b)(view(base[:10], I), view(strided, I), offset_provider=P)
+    return [base]
+
+
+def _two_outputs_one_field(b: Any) -> list[Any]:
+    a, out = squares(), squares()
+    both_outputs.with_backend(b)(a, out, out, offset_provider=P)  # the later output remains
+    return [out.asnumpy()]
+
+
 CASES: dict[str, Callable[[Any], list[Any]]] = {
+    "foreign_owners": _foreign_owners,
+    "strided_view": _strided_view,
+    "two_outputs_one_field": _two_outputs_one_field,
     "op_out_is_input": _op_out_is_input,
     "program_in_place": _program_in_place,
     "same_field_twice": _same_field_twice,
@@ -233,3 +268,26 @@ def test_no_copy_gives_embedded_result_so_the_call_runs_embedded(backend: Any, c
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         program.with_backend(backend)(x, y, offset_provider=P)
+
+
+def test_two_outputs_sharing_memory_at_different_points(backend: Any):
+    """Both outputs of one call over one buffer, moved by two: embedded writes ``b`` whole,
+    then ``c``; a nest writing both point by point would leave some of ``b``'s values."""
+
+    def run(b: Any) -> np.ndarray:
+        base = np.zeros(12)
+        both_outputs.with_backend(b)(
+            squares(), view(base[0:10], I), view(base[2:12], I), offset_provider=P
+        )
+        return base
+
+    expected = run(gtx.embedded_numpy)
+    fuses = getattr(getattr(backend, "compiler", None), "fuses_statements", False)
+    if fuses:
+        with pytest.warns(UserWarning, match="'b' and 'c' share memory"):
+            got = run(backend)
+    else:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            got = run(backend)
+    np.testing.assert_array_equal(got, expected)

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from gt4py import storage
+
 from ._errors import StencilArgumentError
 
 
@@ -93,14 +95,17 @@ class StencilObject:
         self._field_flags = [p["kind"] == "field" for p in self._params]
         # Written fields, and fields only read that may share memory with one: a read-only
         # input overlapping an output is copied first, so the stencil reads it as it was
-        # before the call, as it would with distinct arrays (ADR 0027).
+        # before the call, as it would with distinct arrays; two written fields sharing
+        # memory are an error (ADR 0027).
         self._written = [
             i for i, p in enumerate(self._params) if p.get("access") in ("out", "inout")
         ]
         self._inputs = [i for i, p in enumerate(self._params) if p.get("access") == "in"]
         if not self._written:
             self._inputs = []
-        self._alias_pairs = [(i, j) for i in self._inputs for j in self._written]
+        self._alias_pairs = [(i, j) for i in self._inputs for j in self._written] + [
+            (i, j) for n, i in enumerate(self._written) for j in self._written[n + 1 :]
+        ]
         self._few_pairs = 0 < len(self._alias_pairs) <= _PAIRWISE_LIMIT
         # generated Python (numpy, debug) writes array by array: its read-only outputs are
         # found before running; nanobind (C++ backends) rejects them before running anyway
@@ -147,16 +152,15 @@ class StencilObject:
                 if len(self._plans) >= _MAX_PLANS:
                     self._plans.clear()
                 self._plans[key] = (origins, domain)
-        if self._few_pairs:  # one `is` per (input, written field) pair (ADR 0027)
-            try:
-                for i, j in self._alias_pairs:
-                    a, b = values[i], values[j]
-                    base_a, base_b = a.base, b.base
-                    if (a if base_a is None else base_a) is (b if base_b is None else base_b):
-                        values = self._copy_overlapping(values)
-                        break
-            except AttributeError:  # an array kind without `base`: compare the bytes
-                values = self._copy_overlapping(values)
+        if self._few_pairs:  # one `is` per pair of the owners of the memory (ADR 0027)
+            for i, j in self._alias_pairs:
+                a, b = values[i], values[j]
+                # a numpy array owning its memory is its own owner: no call for the usual case
+                owner_a = a if a.__class__ is np.ndarray and a.base is None else _owner(a)
+                owner_b = b if b.__class__ is np.ndarray and b.base is None else _owner(b)
+                if owner_a is owner_b or owner_a is _FOREIGN or owner_b is _FOREIGN:
+                    values = self._separate_overlapping(values)
+                    break
         elif self._alias_pairs:
             values = self._unaliased(values)
         if self._python_run and validate_args:
@@ -196,30 +200,34 @@ class StencilObject:
             exec_info["run_end_time"] = time.perf_counter()
 
     def _unaliased(self, values: list[Any]) -> list[Any]:
-        """``values`` with a copy of every read-only input whose memory overlaps a written
-        field, for stencils with many (input, written field) pairs (``__call__`` compares a
-        few pairs itself): cheap unless two share the object owning their memory (``base``,
-        else the array itself)."""
-        try:
-            owners = set()
-            for j in self._written:
-                b = values[j]
-                base_b = b.base
-                owners.add(id(b if base_b is None else base_b))
-            for i in self._inputs:
-                a = values[i]
-                base_a = a.base
-                if id(a if base_a is None else base_a) in owners:
-                    return self._copy_overlapping(values)
-            return values
-        except AttributeError:  # an array kind without `base`: compare the bytes
-            return self._copy_overlapping(values)
-
-    def _copy_overlapping(self, values: list[Any]) -> list[Any]:
-        result = list(values)
-        spans = {i: _span(values[i]) for i in (*self._written, *self._inputs)}
+        """``values`` as :meth:`_separate_overlapping` leaves them, for stencils with many
+        field pairs (``__call__`` compares a few pairs itself): cheap unless two fields share
+        the object owning their memory, or one has a foreign owner."""
+        owners = {id(_owner(values[j])) for j in self._written}
+        if len(owners) < len(self._written) or id(_FOREIGN) in owners:
+            return self._separate_overlapping(values)
         for i in self._inputs:
-            if any(_overlap(spans[i], spans[j]) for j in self._written):
+            if id(_owner(values[i])) in owners:
+                return self._separate_overlapping(values)
+        return values
+
+    def _separate_overlapping(self, values: list[Any]) -> list[Any]:
+        """``values`` with a copy of every read-only input whose memory overlaps a written
+        field's; two written fields sharing memory are an error (no order of writes is the
+        stencil's meaning: numpy, debug and C++ write them in different orders)."""
+        spans = {i: storage.byte_span(values[i]) for i in (*self._written, *self._inputs)}
+        for n, i in enumerate(self._written):
+            for j in self._written[n + 1 :]:
+                if storage.spans_overlap(spans[i], spans[j]):
+                    raise StencilArgumentError(
+                        f"fields '{self._names[i]}' and '{self._names[j]}' are both written "
+                        "by the stencil but share memory, so the result would depend on the "
+                        "backend's order of writes; pass arrays that do not overlap (a copy "
+                        "of one of them)"
+                    )
+        result = list(values)
+        for i in self._inputs:
+            if any(storage.spans_overlap(spans[i], spans[j]) for j in self._written):
                 result[i] = values[i].copy(order="K")
         return result
 
@@ -443,7 +451,7 @@ class StencilObject:
 
 
 _MAX_PLANS = 64
-_PAIRWISE_LIMIT = 8  # more (input, written field) pairs: a set of owners' ids
+_PAIRWISE_LIMIT = 8  # more field pairs to compare: a set of owners' ids
 _HALO_MARGIN = 64
 _MAX_POINTS = 2**62
 
@@ -467,27 +475,16 @@ def _indices(given: Any, what: str) -> tuple[int, ...]:
     return tuple(result)
 
 
-def _span(array: Any) -> tuple[int, int]:
-    """The bytes an array touches: [first, end)."""
-    interface = getattr(array, "__array_interface__", None)
-    if interface is None:
-        interface = getattr(array, "__cuda_array_interface__", None)
-    if interface is None:  # an array of an unknown kind: assume it overlaps
-        return 0, 2**64
-    start = end = int(interface["data"][0])
-    if not array.size:
-        return start, start
-    strides = array.strides
-    for n, stride in zip(array.shape, strides, strict=True):
-        if stride < 0:
-            start += (n - 1) * stride
-        else:
-            end += (n - 1) * stride
-    return start, end + array.itemsize
+_FOREIGN = storage.FOREIGN_MEMORY
 
 
-def _overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:
-    return a[0] < b[1] and b[0] < a[1]
+def _owner(array: Any) -> Any:
+    """The object owning ``array``'s memory (``storage.memory_owner``), a numpy view's
+    owning base without a call."""
+    base = getattr(array, "base", _FOREIGN)
+    if base.__class__ is np.ndarray and base.base is None:
+        return base
+    return storage.memory_owner(array)
 
 
 def _k_needs(accesses: list[list[Any]], nk: int) -> tuple[int, int]:

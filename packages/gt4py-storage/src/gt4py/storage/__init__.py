@@ -6,6 +6,9 @@
 - The backend layout registry: :func:`register_backend`, :func:`backend_layout`,
   :func:`registered_backends`, :func:`unregister_backend`.
 - The allocator core shared with gt4py.next: :func:`allocate` returning a :class:`TensorBuffer`.
+- Memory sharing between arrays, as both DSL stacks check it before a call:
+  :func:`memory_owner` (with :data:`FOREIGN_MEMORY`), :func:`byte_span`, :func:`spans_overlap`,
+  :func:`data_address`.
 
 Importing this package imports numpy and gt4py.infra only; cupy is imported on first GPU use.
 """
@@ -25,6 +28,13 @@ from ._layouts import (
     is_valid_layout_map as is_valid_layout_map,
     strides_follow_layout_map as strides_follow_layout_map,
 )
+from ._memory import (
+    FOREIGN_MEMORY as FOREIGN_MEMORY,
+    byte_span as byte_span,
+    data_address as data_address,
+    memory_owner as memory_owner,
+    spans_overlap as spans_overlap,
+)
 from ._registry import (
     BackendLayout as BackendLayout,
     UnknownBackendError as UnknownBackendError,
@@ -38,6 +48,7 @@ from ._version import __version__ as __version__
 
 
 __all__ = [
+    "FOREIGN_MEMORY",
     "AxisOrderLayout",
     "BackendLayout",
     "LayoutMaker",
@@ -47,14 +58,18 @@ __all__ = [
     "__version__",
     "allocate",
     "backend_layout",
+    "byte_span",
     "c_order_layout",
+    "data_address",
     "empty",
     "from_array",
     "full",
     "is_valid_layout_map",
+    "memory_owner",
     "ones",
     "register_backend",
     "registered_backends",
+    "spans_overlap",
     "strides_follow_layout_map",
     "unregister_backend",
     "zeros",

@@ -10,11 +10,14 @@ shares its memory) can be read after it was overwritten. Two remedies:
   computes such a statement into a temporary and copies that into the field afterwards, in
   every variant that has one.
 - **Two arguments sharing memory** (``op(a, out=a)``, ``prog(x, x)``): known only per call.
-  The call stub compares the objects owning the field arrays' memory (``array.base``, or the
-  array), one ``is`` per (written field, read field) pair; on a match it calls
-  :meth:`AliasPlan.resolve`, which compares address ranges, and per read field that needs it
-  passes a copy (the reads then see the memory of before the call, as embedded's do), or,
-  where no copy gives embedded's result, runs the call embedded (with a warning).
+  The call stub compares the objects owning the field arrays' memory
+  (``storage.memory_owner``), one ``is`` per (written field, other field) pair; on a match
+  (or memory of a foreign owner) it calls :meth:`AliasPlan.resolve`, which compares address
+  ranges, and per read field that needs it passes a copy (the reads then see the memory of
+  before the call, as embedded's do), or, where no copy gives embedded's result, runs the
+  call embedded (with a warning). Two written fields sharing memory keep embedded's result
+  in place when their statements run one after the other (the later one's values remain),
+  or write every index at the same address; else the call runs embedded.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ import dataclasses
 import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
+
+from gt4py import storage
 
 from .. import ir
 from ..embedded.nd_array_field import NdArrayField
@@ -129,7 +134,8 @@ class AliasPlan:
     """What a variant's stub needs to handle field arguments sharing memory.
 
     ``fields``: the field parameters written or read, in parameter order; ``pairs``: (read,
-    written) index pairs into ``fields`` that must not share memory unnoticed; ``written``:
+    written) and (written, later written) index pairs into ``fields`` that must not share
+    memory unnoticed; ``written``:
     the fields the program writes. ``reads[s]`` / ``writes[s]``: what statement ``s`` reads
     (-> only at its point) and writes; ``nests[s]``: the loop nest it runs in (statements of
     one nest run point by point together: gtfn fuses the outputs of a tuple result);
@@ -163,7 +169,9 @@ class AliasPlan:
             (i, j)
             for i, reader in enumerate(self.fields)
             for j, writer in enumerate(self.fields)
-            if reader != writer and reader in read and writer in self.written
+            if reader != writer
+            and writer in self.written
+            and (reader in read or (reader in self.written and i < j))
         )
         self.nests = _nests(program.body) if fuses else tuple(range(len(program.body)))
         self._source = groups
@@ -214,17 +222,33 @@ class AliasPlan:
             return "embedded"
         return "copy"
 
+    def writes_in_place(self, first: str, second: str, same_map: bool) -> bool:
+        """Whether two written fields sharing memory end as embedded leaves them: the later
+        statement's values remain, unless they run point by point together (where only
+        writes of every index to the same address keep that order)."""
+        if same_map:
+            return True
+        return not any(
+            first in written and second in also and self.nests[t] == self.nests[u]
+            for t, written in enumerate(self.writes)
+            for u, also in enumerate(self.writes)
+        )
+
     def resolve(
         self, fields: Sequence[NdArrayField], datas: list[Any]
     ) -> tuple[list[Any] | None, str]:
         """The arrays to pass (``datas`` with copies of read fields where needed), or None
         where only an embedded run gives embedded's result (with the reason)."""
-        spans = [_span(d) for d in datas]
+        spans = [storage.byte_span(d) for d in datas]
         overlapping: dict[int, list[tuple[int, bool]]] = {}
         for i, j in self.pairs:
-            if _overlap(spans[i], spans[j]):
+            if storage.spans_overlap(spans[i], spans[j]):
                 same = _same_map(fields[i], datas[i], fields[j], datas[j])
-                overlapping.setdefault(i, []).append((j, same))
+                first, second = self.fields[i], self.fields[j]
+                if first in self.written and not self.writes_in_place(first, second, same):
+                    return None, f"'{shown_name(first)}' and '{shown_name(second)}' share memory"
+                if any(first in r for r in self.reads):
+                    overlapping.setdefault(i, []).append((j, same))
         result = list(datas)
         for i, writers in overlapping.items():
             verdict = self.verdict(self.fields[i], [(self.fields[j], m) for j, m in writers])
@@ -257,38 +281,14 @@ def shown_name(param: str) -> str:
     return argument_name(param)
 
 
-def _address(data: Any) -> int:
-    interface = getattr(data, "__array_interface__", None)
-    if interface is None:
-        interface = data.__cuda_array_interface__
-    return int(interface["data"][0])
-
-
-def _span(data: Any) -> tuple[int, int]:
-    """The bytes an array touches: [first, end)."""
-    start = end = _address(data)
-    if not data.size:
-        return start, start
-    for n, stride in zip(data.shape, data.strides, strict=True):
-        if stride < 0:
-            start += (n - 1) * stride
-        else:
-            end += (n - 1) * stride
-    return start, end + data.itemsize
-
-
-def _overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:
-    return a[0] < b[1] and b[0] < a[1]
-
-
 def _same_map(f: NdArrayField, a: Any, g: NdArrayField, b: Any) -> bool:
     """Whether two fields put every index at the same address (views of one field)."""
     if f._domain.dims != g._domain.dims or a.strides != b.strides or a.dtype != b.dtype:
         return False
-    zero_a = _address(a) - sum(
+    zero_a = storage.data_address(a) - sum(
         int(r.start) * int(s) for r, s in zip(f._domain.ranges, a.strides, strict=True)
     )
-    zero_b = _address(b) - sum(
+    zero_b = storage.data_address(b) - sum(
         int(r.start) * int(s) for r, s in zip(g._domain.ranges, b.strides, strict=True)
     )
     return bool(zero_a == zero_b)

@@ -20,6 +20,8 @@ from typing import Any
 
 import numpy as np
 
+from gt4py import storage
+
 from .. import ir
 from ..embedded.exceptions import DomainError
 from ..embedded.nd_array_field import NdArrayField
@@ -221,27 +223,41 @@ _PAIRWISE_LIMIT = 12
 
 def _alias_lines(emitter: _Emitter, extents: ExtentContract) -> list[str]:
     """Stub lines that find fields sharing memory: the objects owning the memory of every
-    written field and every other field it could alias are compared (``base``, else the
-    array itself); only on a match are address ranges compared (``AliasPlan.resolve``)."""
+    written field and every other field it could alias are compared (a numpy array owning
+    its memory, or the one a view's ``base`` is, inline; else ``storage.memory_owner``);
+    only on a match, or for memory of a foreign owner, are address ranges compared
+    (``AliasPlan.resolve``)."""
     plan = extents.alias
     assert plan is not None
     seen = [f for f in plan.fields if f in emitter.data]
     if len(seen) != len(plan.fields) or not plan.pairs:
         return []  # (every field parameter is an argument the stub sees)
     roots = {f: f"r{i}" for i, f in enumerate(seen)}
+    nd, owner = emitter.constant(np.ndarray), emitter.constant(storage.memory_owner)
+    foreign = emitter.constant(storage.FOREIGN_MEMORY)
     lines = []
-    for field in seen:
-        d = emitter.data[field]
-        lines.append(f"{roots[field]} = {d} if {d}.base is None else {d}.base")
+    for n, field in enumerate(seen):
+        d, b = emitter.data[field], f"b{n}"
+        lines += [
+            f"{b} = {d}.base if {d}.__class__ is {nd} else {foreign}",
+            f"{roots[field]} = {d} if {b} is None else {b} if {b}.__class__ is {nd} "
+            f"and {b}.base is None else {owner}({d})",
+        ]
     if len(plan.pairs) <= _PAIRWISE_LIMIT:
         test = " or ".join(
-            f"{roots[plan.fields[i]]} is {roots[plan.fields[j]]}"
-            for i, j in plan.pairs
-            if i < j or (j, i) not in plan.pairs
+            [
+                *(
+                    f"{roots[plan.fields[i]]} is {roots[plan.fields[j]]}"
+                    for i, j in plan.pairs
+                    if i < j or (j, i) not in plan.pairs
+                ),
+                *(f"{roots[f]} is {foreign}" for f in seen),
+            ]
         )
     else:
         ids = ", ".join(f"id({roots[f]})" for f in seen)
-        test = f"len({{{ids}}}) < {len(seen)}"
+        lines.append(f"owners = {{{ids}}}")
+        test = f"len(owners) < {len(seen)} or id({foreign}) in owners"
     datas = ", ".join(emitter.data[f] for f in seen)
     fields = ", ".join(emitter.fields[f][0] for f in seen)
     alias = emitter.constant(extents.resolve_alias)
