@@ -76,9 +76,9 @@ EXPECTED: dict[str, tuple[str, list[str]] | None] = {
     "operator_domain_beyond_int64": ("DomainError", [INDEX, "I=[0, 18446744073709551616)"]),
     "operator_domain_size_overflows": ("DomainError", [INDEX]),
     "operator_domain_huge": ("DomainError", []),
-    "read_only_out": ("TypeError", ["read-only", "writeable"]),
+    "read_only_out": ("TypeError", ["'out' must be writable", "read-only", "writeable"]),
     "read_only_input": None,
-    "operator_read_only_out": ("TypeError", ["read-only"]),
+    "operator_read_only_out": ("TypeError", ["'out' must be writable", "read-only"]),
 }
 # errors every backend words alike (embedded's message, found before anything runs)
 SAME_MESSAGE = {
@@ -89,6 +89,8 @@ SAME_MESSAGE = {
     "operator_domain_overflows_empty",
     "operator_domain_beyond_int64",
     "operator_domain_size_overflows",
+    "read_only_out",
+    "operator_read_only_out",
 }
 # compiled backends find these before running and name the argument or table
 NAMED_BY_COMPILED = {

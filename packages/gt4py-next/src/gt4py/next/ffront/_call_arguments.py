@@ -12,6 +12,7 @@ error, not 16 or 9.
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Sequence
 from typing import Any
 
@@ -180,6 +181,35 @@ def check_operator_out(callee: str, returns: Any, out: Any) -> None:
             f"convert with astype(..., {out._data.dtype}) in the operator or allocate 'out' as "
             f"{returns.dtype}"
         )
+
+
+def check_writable(callee: str, name: str, value: Any) -> None:
+    """Raise ``TypeError`` if ``value`` (a field, or tuple of them, the call writes) has a
+    read-only array: before anything is written, in the words the compiled backends use."""
+    if isinstance(value, tuple):
+        for n, part in enumerate(value):
+            check_writable(callee, f"{name}[{n}]", part)
+        return
+    flags = getattr(getattr(value, "_data", None), "flags", None)
+    if flags is not None and not getattr(flags, "writeable", True):
+        raise TypeError(
+            f"{callee}: argument '{name}' must be writable (the program writes it), got a "
+            "read-only array (flags.writeable is False)"
+        )
+
+
+def written_parameters(calls: Sequence[Any]) -> frozenset[str]:
+    """The program parameters its operator calls write whole (``out=a``, ``out=(a, b)``; a
+    member ``out=s.a`` of a structured argument is left to the assignment's own check)."""
+
+    def names(node: ast.expr) -> list[str]:
+        if isinstance(node, ast.Name):
+            return [node.id]
+        if isinstance(node, ast.Tuple):
+            return [name for element in node.elts for name in names(element)]
+        return []
+
+    return frozenset(name for call in calls for name in names(call.out))
 
 
 def as_declared(value: Any, declared: Any) -> Any:

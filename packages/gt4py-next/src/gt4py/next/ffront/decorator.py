@@ -10,6 +10,7 @@ fields (``_embedded_run``).
 from __future__ import annotations
 
 import contextvars
+import functools
 import logging
 from collections.abc import Callable
 from typing import Any, Final, Self, TypeVar, Unpack, overload
@@ -150,6 +151,9 @@ class FieldOperator:
                 "'out=' (a compiled field operator writes into fields)"
             )
         if self._mode is ExecutionMode.EMBEDDED or _embedded_run.in_operator_body.get():
+            from ._call_arguments import check_writable
+
+            check_writable(f"field operator '{self.__name__}'", "out", out)
             _embedded_run.run_into(
                 self.definition,
                 args,
@@ -254,6 +258,10 @@ class ScanOperator(FieldOperator):
                 enable_jit=enable_jit,
                 **kwargs,
             )
+        if out is not None:
+            from ._call_arguments import check_writable
+
+            check_writable(f"scan operator '{self.__name__}'", "out", out)
         signature = self.__gt_signature__
         if self._result_dtypes is None:
             self._result_dtypes = _dtypes_of(signature.definition.returns)
@@ -347,6 +355,13 @@ class Program:
         if self._definition_error is not None:
             raise self._definition_error
         return self._checked
+
+    @functools.cached_property
+    def _written(self) -> frozenset[str]:
+        """The parameters the program's calls write (their arrays must be writable)."""
+        from ._call_arguments import written_parameters
+
+        return written_parameters(self.checked.calls)
 
     @property
     def definition_stage(self) -> Any:
@@ -458,7 +473,7 @@ class Program:
 
         from .. import metrics
         from ..embedded.context import embedded_context
-        from ._call_arguments import as_declared, check_call_arguments
+        from ._call_arguments import as_declared, check_call_arguments, check_writable
 
         given_args, given_kwargs = args, kwargs
         params = self._checked.params
@@ -470,7 +485,11 @@ class Program:
                 f"({', '.join(p.name for p in params)}), got {len(args)}"
             )
         declared = [p.type for p in params]
-        check_call_arguments(f"program '{self.__name__}'", [p.name for p in params], declared, args)
+        callee = f"program '{self.__name__}'"
+        check_call_arguments(callee, [p.name for p in params], declared, args)
+        for param, value in zip(params, args, strict=True):
+            if param.name in self._written:
+                check_writable(callee, param.name, value)
         args = tuple(as_declared(a, t) for a, t in zip(args, declared, strict=True))
         timed = metrics.level() > 0
         started = time.perf_counter() if timed else 0.0
