@@ -23,6 +23,7 @@ import secrets
 import shutil
 import signal
 import stat
+import struct
 import subprocess
 import sys
 import tempfile
@@ -37,7 +38,7 @@ import filelock  # noqa: F401  # imported before any fork: a setuid child cannot
 import pytest
 
 from gt4py.infra import caching, config
-from gt4py.infra.caching import _file_format, _manifest
+from gt4py.infra.caching import _file_format, _manifest, _trust
 from gt4py.infra.config import _session_dirs
 from gt4py.infra.native import _module_lookup
 
@@ -187,6 +188,44 @@ def test_a_group_writable_root_is_refused_unless_its_group_is_declared(tmp_path)
     with pytest.raises(caching.CacheError, match="is not the declared shared group"):
         caching.FileCache("ns", root=root).get(KEY)
     with config.overrides(build_cache_shared_group=str(OTHER_UID)):
+        assert caching.FileCache("ns", root=root).get(KEY) == b"bytes"
+
+
+def _set_access_acl(path: pathlib.Path, entries: list[tuple[int, int, int]]) -> None:
+    """Write a POSIX access ACL (tag, permissions, id) as ``setfacl`` would; skip if the file
+    system takes none."""
+    blob = struct.pack("<I", 2) + b"".join(struct.pack("<HHI", *entry) for entry in entries)
+    try:
+        os.setxattr(path, "system.posix_acl_access", blob)
+    except (OSError, AttributeError) as error:
+        pytest.skip(f"no POSIX ACLs here: {error}")
+
+
+NO_ID = 0xFFFFFFFF  # the id field of the owner, owning group, mask and other entries
+
+
+@pytest.mark.parametrize("mask", [0o7, 0o5])
+def test_a_root_whose_acl_lets_another_user_write_is_refused(tmp_path, mask):
+    # With an ACL the group bits show its mask: rwx for a root of group `user:user` looks like
+    # the user's own group write, while a named entry lets someone else write.
+    root = tmp_path / "acl"
+    fill(root)
+    if not _trust._private_group(os.geteuid(), root.stat().st_gid):
+        pytest.skip("the directory's group is not this user's private group")
+    _set_access_acl(
+        root,
+        [
+            (0x01, 7, NO_ID),
+            (0x02, 7, OTHER_UID),
+            (0x04, 0, NO_ID),
+            (0x10, mask, NO_ID),
+            (0x20, 0, NO_ID),
+        ],
+    )
+    if mask & 0o2:
+        with pytest.raises(caching.CacheError, match=f"an ACL entry lets uid {OTHER_UID} write it"):
+            caching.FileCache("ns", root=root).get(KEY)
+    else:  # the mask takes write away from the named entry
         assert caching.FileCache("ns", root=root).get(KEY) == b"bytes"
 
 

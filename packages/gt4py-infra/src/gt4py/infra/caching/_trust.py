@@ -27,6 +27,7 @@ import functools
 import os
 import pathlib
 import stat
+import struct
 import threading
 from typing import TYPE_CHECKING, Final
 
@@ -207,8 +208,43 @@ def check_entry(path: pathlib.Path, info: os.stat_result, what: str = "cache ent
 
 def _check(path: pathlib.Path, info: os.stat_result, what: str, writable_ok: bool = False) -> None:
     problem = _problem(info, current_policy(), writable_ok)
+    if problem is None and not writable_ok and info.st_mode & stat.S_IWGRP:
+        # With a POSIX ACL the group bits are its mask: named users or groups may write
+        # although the owning group is this user's private one.
+        problem = _acl_problem(path, current_policy())
     if problem is not None:
         raise untrusted_error(path, info, what, problem)
+
+
+# POSIX ACL xattr (Linux): a version, then (tag, permissions, id) per entry
+_ACL_XATTR: Final = "system.posix_acl_access"
+_ACL_HEADER: Final = struct.Struct("<I")
+_ACL_ENTRY: Final = struct.Struct("<HHI")
+_ACL_USER, _ACL_GROUP, _ACL_MASK = 0x02, 0x08, 0x10
+_ACL_WRITE: Final = 0x02
+
+
+def _acl_problem(path: pathlib.Path, policy: Policy) -> str | None:
+    """What a POSIX access ACL on ``path`` lets others do, if it lets someone else write."""
+    try:
+        blob = os.getxattr(path, _ACL_XATTR, follow_symlinks=False)
+    except (OSError, AttributeError):  # no ACL, no xattrs here, or not Linux
+        return None
+    entries = [
+        _ACL_ENTRY.unpack_from(blob, offset)
+        for offset in range(_ACL_HEADER.size, len(blob) - _ACL_ENTRY.size + 1, _ACL_ENTRY.size)
+    ]
+    if any(tag == _ACL_MASK and not perm & _ACL_WRITE for tag, perm, _ in entries):
+        return None  # the mask takes write away from every named entry
+    euid = os.geteuid()
+    for tag, perm, ident in entries:
+        if not perm & _ACL_WRITE:
+            continue
+        if tag == _ACL_USER and ident != euid:
+            return f"an ACL entry lets {_user(ident)} write it"
+        if tag == _ACL_GROUP and ident != policy.group:
+            return f"an ACL entry lets the group {_group(ident)} write it"
+    return None
 
 
 def _problem(info: os.stat_result, policy: Policy, writable_ok: bool) -> str | None:
