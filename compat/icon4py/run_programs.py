@@ -72,8 +72,13 @@ def implementation() -> Implementation:
 
     version = getattr(gtx, "__version__", None) or getattr(gt4py, "__version__", "?")
     if hasattr(gtx, "embedded_numpy"):  # ours: embedded is a backend object
+        from gt4py.next.backends.gtfn import GTFNConfig, make_gtfn_backend
+
         backends = {"embedded": gtx.embedded_numpy, "gtfn_cpu": gtx.gtfn_cpu}
         backends["itir_python"] = gtx.itir_python
+        # gtfn_gpu's CUDA, run on the CPU under host emulation (ADR 0019)
+        emulated = make_gtfn_backend(GTFNConfig(device="emulated"), name="gtfn_gpu_emulated")
+        backends["gtfn_gpu_emulated"] = emulated
         return Implementation("ours", version, gtx, backends)
     # released 1.2.x: backend=None is embedded execution; gtx.itir_python is the roundtrip
     backends = {"embedded": None, "gtfn_cpu": gtx.gtfn_cpu, "itir_python": gtx.itir_python}
@@ -528,7 +533,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", required=True, help="results directory")
     ap.add_argument("--tag", default=None, help="report name (default: released / ours)")
     ap.add_argument(
-        "--backends", default="embedded", help="comma list of embedded, gtfn_cpu, itir_python"
+        "--backends",
+        default="embedded",
+        help="comma list of embedded, gtfn_cpu, itir_python (ours: gtfn_gpu_emulated too)",
     )
     ap.add_argument("--modules", default=None, help="regex on module names")
     ap.add_argument("--programs", default=None, help="regex on 'module:program'")

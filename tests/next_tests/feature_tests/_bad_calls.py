@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from _backend_by_name import backend_by_name  # beside this script (its sys.path[0])
 
 import gt4py.next as gtx
 from gt4py.next import Dims, Field, float64, int32, int64
@@ -317,7 +318,7 @@ def _values(out: Any) -> np.ndarray:
 
 
 def main() -> None:
-    backend = getattr(gtx, sys.argv[1])
+    backend = backend_by_name(sys.argv[1])
     names = sys.argv[2:] or list(CASES)
     print(json.dumps({name: run_case(backend, name) for name in names}))
 

@@ -12,6 +12,7 @@ import sys
 from typing import Any
 
 import numpy as np
+from _backend_by_name import backend_by_name  # beside this script (its sys.path[0])
 from hypothesis import given, settings, strategies as st
 
 import gt4py.next as gtx
@@ -163,4 +164,4 @@ def check(backend: Any, examples: int) -> None:
 
 
 if __name__ == "__main__":
-    check(getattr(gtx, sys.argv[1]), int(sys.argv[2]))
+    check(backend_by_name(sys.argv[1]), int(sys.argv[2]))

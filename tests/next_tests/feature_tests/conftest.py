@@ -82,6 +82,21 @@ def _gtfn_gpu() -> Any:
     return gtx.gtfn_gpu
 
 
+def _gtfn_gpu_emulated() -> Any:
+    # the gtfn_gpu code on the CPU (gt4py/cuda_emulation.hpp): its logic, without a GPU (ADR 0019)
+    if IS_RELEASED:
+        raise BackendUnavailable("released gt4py has no CUDA emulation")
+    from gt4py.next.backends.gtfn import GTFNConfig, make_gtfn_backend
+
+    global _EMULATED
+    if _EMULATED is None:
+        _EMULATED = make_gtfn_backend(GTFNConfig(device="emulated"), name="gtfn_gpu_emulated")
+    return _EMULATED
+
+
+_EMULATED: Any = None
+
+
 def _compiled(name: str) -> Any:
     if IS_RELEASED:
         raise BackendUnavailable(f"{name} is validated against released gt4py separately")
@@ -96,6 +111,9 @@ BACKENDS: list[BackendEntry] = [
     BackendEntry("itir_python", lambda: _compiled("itir_python")),
     BackendEntry("gtfn_cpu", lambda: _compiled("gtfn_cpu"), (pytest.mark.slow,)),
     BackendEntry("gtfn_gpu", _gtfn_gpu, (pytest.mark.slow, pytest.mark.requires_gpu)),
+    BackendEntry(
+        "gtfn_gpu_emulated", _gtfn_gpu_emulated, (pytest.mark.slow, pytest.mark.gpu_emulation)
+    ),
 ]
 
 
@@ -113,6 +131,7 @@ XFAIL_BY_BACKEND: dict[str, dict[str, str]] = {
     "itir_python": COMPILED_XFAIL,
     "gtfn_cpu": COMPILED_XFAIL,
     "gtfn_gpu": COMPILED_XFAIL,
+    "gtfn_gpu_emulated": COMPILED_XFAIL,
 }
 
 

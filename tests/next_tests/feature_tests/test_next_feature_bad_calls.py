@@ -24,6 +24,11 @@ BACKENDS = [
     pytest.param("embedded_numpy", id="embedded_numpy"),
     pytest.param("itir_python", id="itir_python"),
     pytest.param("gtfn_cpu", id="gtfn_cpu", marks=pytest.mark.slow),
+    pytest.param(
+        "gtfn_gpu_emulated",
+        id="gtfn_gpu_emulated",
+        marks=(pytest.mark.slow, pytest.mark.gpu_emulation),
+    ),
 ]
 
 INDEX = "does not fit in 64-bit indices"

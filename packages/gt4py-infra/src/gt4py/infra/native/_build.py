@@ -26,7 +26,8 @@ def build_extension(
     its version, nanobind, Python, CMake, Ninja, and nvcc for CUDA builds). Concurrent builders
     of one key, in threads or processes, build it once; a later process finds it without
     running any tool, and without a compiler at all (see ``_module_lookup``). Files ending in
-    .cpp/.cc/.cxx/.c++ are compiled as C++, .cu with nvcc (needs ``options.cuda``); other files
+    .cpp/.cc/.cxx/.c++ are compiled as C++, .cu with nvcc (needs ``options.cuda``; with
+    ``options.cuda_emulation`` as C++ running the kernels on the CPU); other files
     (headers) are only written next to them. The headers shipped with gt4py.infra
     (``<gt4py/python_semantics.hpp>``, ``<gt4py/cuda_launch.hpp>``) are on the include path and
     in the key by their digest. Host-tuned builds (``options.host_tuned``, by default the
@@ -41,7 +42,7 @@ def build_extension(
     from gt4py.infra import fingerprinting
 
     options = BuildOptions() if options is None else options
-    module = ModuleSources.validate(name, sources, cuda=options.cuda)
+    module = ModuleSources.validate(name, sources, cuda=options.cuda or options.cuda_emulation)
     resolved = options.resolved()  # the key holds what is actually built
     assert resolved.build_type is not None
     requested = {

@@ -32,6 +32,8 @@ from ._toolchain import OBJECTS_SLOT, OUTPUT_SLOT, Toolchain
 
 CXX_SUFFIXES: Final = frozenset({".cpp", ".cc", ".cxx", ".c++"})
 CUDA_SUFFIXES: Final = frozenset({".cu"})
+# .cu compiled as C++ by the host compiler: <gt4py/cuda_launch.hpp> includes the emulation
+EMULATION_FLAGS: Final = ("-x", "c++", "-DGT4PY_CUDA_EMULATION")
 # Restrictive on purpose: such names need no quoting in shells, Ninja files or messages.
 _SOURCE_NAME: Final = re.compile(r"[A-Za-z0-9_.+-]+(/[A-Za-z0-9_.+-]+)*")
 _NB_MODULE: Final = re.compile(r"\bNB_MODULE\s*\(\s*([A-Za-z_][A-Za-z0-9_]*)")
@@ -94,7 +96,7 @@ class ModuleSources:
                 if not cuda:
                     raise ValueError(
                         f"native module {name!r}: {filename!r} is a CUDA source; build with "
-                        "BuildOptions(cuda=True)"
+                        "BuildOptions(cuda=True), or cuda_emulation=True to run it on the CPU"
                     )
                 cuda_files.append(filename)
         if not cxx and not cuda_files:
@@ -261,7 +263,14 @@ def _ninja_file(
         "  description = Linking $out",
         "",
     ]
-    if cuda:
+    if options.cuda_emulation:  # the host compiler, with the runtime and launch emulated
+        lines += [
+            "rule cuda",
+            f"  command = {_command([*cxx_command, *EMULATION_FLAGS])} -c $in -o $out",
+            "  description = CUDA (emulated on the host) $in",
+            "",
+        ]
+    elif cuda:
         lines += [
             "rule cuda",
             f"  command = {_command(_nvcc_command(toolchain, options, cuda, openmp))} -c $in -o $out",
@@ -299,6 +308,9 @@ def _nvcc_command(
     command += [*options.define_flags(), "-Isrc"]
     command += [f"-I{directory}" for directory in options.include_dirs]
     command.append(f"-I{SHIPPED_INCLUDE_DIR}")
+    # the runtime's headers where nvcc would not look (the CUDA 12 wheels keep them apart,
+    # in nvidia/cuda_runtime/include)
+    command.append(f"-I{cuda.include_dir}")
     for flag in openmp:
         command += ["-Xcompiler", flag]
     command += options.extra_cuda_flags

@@ -33,7 +33,9 @@ class BuildOptions:
     ``native_host_tuned`` setting (tuned: C++ sources are compiled for the build machine's CPU,
     ``-march=native``, and the build is keyed by that CPU). Include and library directories are
     keyed by path, not by the files in them: put a version of external headers in a define
-    if they change under the same path.
+    if they change under the same path. ``cuda_emulation`` compiles ``.cu`` sources with the
+    host C++ compiler instead of nvcc (``-x c++ -DGT4PY_CUDA_EMULATION``): the shipped
+    ``<gt4py/cuda_emulation.hpp>`` then runs every kernel launch on the CPU (ADR 0019).
     """
 
     cxx_standard: int
@@ -48,6 +50,7 @@ class BuildOptions:
     cuda: bool
     extra_cuda_flags: tuple[str, ...]
     host_tuned: bool | None
+    cuda_emulation: bool
 
     def __init__(
         self,
@@ -64,6 +67,7 @@ class BuildOptions:
         cuda: bool = False,
         extra_cuda_flags: Iterable[str] = (),
         host_tuned: bool | None = None,
+        cuda_emulation: bool = False,
     ) -> None:
         if cxx_standard not in CXX_STANDARD_FLAGS:
             raise ValueError(
@@ -75,7 +79,11 @@ class BuildOptions:
                 f"BuildOptions: build_type={build_type!r} is not one of {BUILD_TYPES} (or None "
                 "for the 'cmake_build_type' setting)"
             )
-        for flag_name, flag in (("openmp", openmp), ("cuda", cuda)):
+        for flag_name, flag in (
+            ("openmp", openmp),
+            ("cuda", cuda),
+            ("cuda_emulation", cuda_emulation),
+        ):
             if not isinstance(flag, bool):
                 raise TypeError(f"BuildOptions: {flag_name} must be a bool, got {flag!r}")
         if host_tuned is not None and not isinstance(host_tuned, bool):
@@ -96,6 +104,7 @@ class BuildOptions:
         setattr_(self, "cuda", cuda)
         setattr_(self, "extra_cuda_flags", _words("extra_cuda_flags", extra_cuda_flags))
         setattr_(self, "host_tuned", host_tuned)
+        setattr_(self, "cuda_emulation", cuda_emulation)
 
     def with_build_type(self, build_type: BuildType) -> BuildOptions:
         return dataclasses.replace(self, build_type=build_type)

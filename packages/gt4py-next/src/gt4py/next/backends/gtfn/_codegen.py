@@ -76,12 +76,7 @@ class CppGenerator(ExpressionGenerator):
     def module(self, name: str) -> str:
         arguments: list[str] = []
         setup: list[str] = []
-        written = {o for statement in self.program.body for o in statement.outputs}
-        self._read_only = {
-            p.name
-            for p in self.program.params
-            if isinstance(p, ir.FieldParam) and p.name not in written
-        }
+        self.find_read_only()
         for param in self.program.params:
             if isinstance(param, ir.FieldParam):
                 access = "nb::ro, " if param.name in self._read_only else ""
@@ -111,6 +106,15 @@ class CppGenerator(ExpressionGenerator):
             "  return 0;\n}\n\n"
             f'NB_MODULE({name}, m) {{\n  m.def("run", &run);\n}}\n'
         )
+
+    def find_read_only(self) -> None:
+        """Note the field parameters the program only reads (taken as ``nb::ro`` arrays)."""
+        written = {o for statement in self.program.body for o in statement.outputs}
+        self._read_only = {
+            p.name
+            for p in self.program.params
+            if isinstance(p, ir.FieldParam) and p.name not in written
+        }
 
     def _field_setup(self, param: ir.FieldParam) -> str:
         cxx = CXX_TYPES[param.dtype]

@@ -12,6 +12,7 @@ Steps are frozen dataclasses, so a backend built from them pickles and compares 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import pathlib
 from collections.abc import Callable, Mapping
 from typing import Any, Literal, cast
@@ -61,13 +62,23 @@ class GTFNConfig:
     setting when the config is made (the stock ``gtfn_cpu``/``gtfn_gpu``: at their first use);
     it is part of the native build's key."""
 
-    device: Literal["cpu", "gpu"] = "cpu"
+    #: ``"emulated"``: the gtfn_gpu code, compiled by the host compiler with the CUDA launch
+    #: and runtime emulated (``gt4py/cuda_emulation.hpp``), on numpy arrays; for tests (CI has
+    #: no GPU), not a backend of ``gtx``.
+    device: Literal["cpu", "gpu", "emulated"] = "cpu"
     build_type: BuildType = dataclasses.field(default_factory=configured_build_type)
     cached_translation: bool = True
 
     def __post_init__(self) -> None:
-        if self.device not in ("cpu", "gpu"):
-            raise ValueError(f"GTFNConfig: device={self.device!r} is not 'cpu' or 'gpu'")
+        if self.device not in ("cpu", "gpu", "emulated"):
+            raise ValueError(
+                f"GTFNConfig: device={self.device!r} is not 'cpu', 'gpu' or 'emulated'"
+            )
+
+    @property
+    def cuda_code(self) -> bool:
+        """Whether the generated code is CUDA (a GPU, or its emulation on the host)."""
+        return self.device != "cpu"
         if self.build_type not in ("Release", "Debug", "RelWithDebInfo", "MinSizeRel"):
             raise ValueError(f"GTFNConfig: unknown build_type {self.build_type!r}")
 
@@ -96,7 +107,7 @@ class GTFNTranslation:
         settings = self.settings_key()
         fingerprint = fp.strict((program, sorted(table_dtypes.items()), settings))
         name = _codegen.module_name(fingerprint)
-        if self.config.device == "gpu":
+        if self.config.cuda_code:
             from . import _cuda_codegen
 
             cuda = _cuda_codegen.CudaGenerator(program, table_dtypes, check_every_read=settings[-1])
@@ -145,6 +156,14 @@ class GTFNCompiler:
     def __call__(self, module: TranslatedModule) -> str:
         from gt4py.infra import native
 
+        if self.config.device == "emulated":
+            emulated = native.BuildOptions(
+                cuda_emulation=True,
+                openmp=True,  # blocks run in parallel
+                build_type=self.config.build_type,
+                extra_compile_flags=self.extra_compile_flags,
+            )
+            return str(native.build_extension(module.name, dict(module.sources), emulated))
         if self.config.device == "gpu":
             arch = self.cuda_arch or current_cuda_arch()
             gpu_options = native.BuildOptions(
@@ -234,11 +253,11 @@ class GTFNPipeline(_pipeline.ArtifactPipeline):
 
     translation: Callable[[ir.Program, Mapping[str, TableLayout]], TranslatedModule]
     build: Callable[[TranslatedModule], str]
-    device: Literal["cpu", "gpu"] = "cpu"
+    device: Literal["cpu", "gpu", "emulated"] = "cpu"
 
     @property
     def steps(self) -> tuple[tuple[Any, _pipeline.Step], ...]:
-        source = _pipeline.CU if self.device == "gpu" else _pipeline.CPP
+        source = _pipeline.CPP if self.device == "cpu" else _pipeline.CU
         return ((source, self.translate), (_pipeline.SO, self.compile))
 
     def translate(self, program: ir.Program, metadata: dict[str, Any]) -> str:
@@ -250,7 +269,7 @@ class GTFNPipeline(_pipeline.ArtifactPipeline):
 
     def compile(self, source: str, metadata: dict[str, Any]) -> pathlib.Path:
         name = metadata["module"]
-        suffix = "cu" if self.device == "gpu" else "cpp"
+        suffix = "cpp" if self.device == "cpu" else "cu"
         return pathlib.Path(
             self.build(TranslatedModule(name, {f"{name}.{suffix}": source}, metadata["openmp"]))
         )
@@ -260,6 +279,8 @@ class GTFNPipeline(_pipeline.ArtifactPipeline):
 
         extension = native.load_extension(artifact.values[_pipeline.SO.name])
         run: Callable[..., Any] = extension.run
+        if self.device == "emulated":
+            return functools.partial(_on_no_stream, run)
         return _on_current_stream(run) if self.device == "gpu" else run
 
     def array_namespace(self) -> Any:
@@ -273,6 +294,11 @@ class GTFNPipeline(_pipeline.ArtifactPipeline):
             return tables
         cupy = import_cupy()
         return [cupy.asarray(t) if i % 2 == 0 else t for i, t in enumerate(tables)]
+
+
+def _on_no_stream(run: Any, *args: Any) -> Any:
+    """An emulated module's ``run``: every launch runs to its end, so the stream is null."""
+    return run(*args, 0)
 
 
 def _on_current_stream(run: Any) -> Any:

@@ -1,14 +1,28 @@
 // Host-side CUDA runtime helpers of generated CUDA modules: errors as C++ exceptions (nanobind
 // turns them into Python's RuntimeError), and device buffers tied to the call's stream.
 //
-// Shipped with gt4py.infra.native, like python_semantics.hpp. Needs nvcc (cuda_runtime.h).
+// Shipped with gt4py.infra.native, like python_semantics.hpp. Needs nvcc (cuda_runtime.h), or
+// a host C++ compiler with -DGT4PY_CUDA_EMULATION (cuda_emulation.hpp runs the kernels on the
+// CPU). Generated code launches through GT4PY_LAUNCH and takes GT4PY_ARRAY_DEVICE arrays, so
+// that one source text serves both.
 #pragma once
 
 #include <cstddef>
 #include <stdexcept>
 #include <string>
 
+#ifdef GT4PY_CUDA_EMULATION
+#include <gt4py/cuda_emulation.hpp>
+// `GT4PY_LAUNCH(kernel, grid, block, stream)(arguments...)`: every block and thread, on the host
+#define GT4PY_LAUNCH(kernel, grid, block, stream) \
+  ::gt4py::cuda::emulation::launch(kernel, grid, block, 0, stream)
+// the nanobind device of field arguments: host arrays (numpy) under emulation
+#define GT4PY_ARRAY_DEVICE ::nanobind::device::cpu
+#else
 #include <cuda_runtime.h>
+#define GT4PY_LAUNCH(kernel, grid, block, stream) kernel<<<grid, block, 0, stream>>>
+#define GT4PY_ARRAY_DEVICE ::nanobind::device::cuda
+#endif
 
 namespace gt4py::cuda {
 
