@@ -107,6 +107,28 @@ def test_another_kind_misses_the_stub_and_gets_its_own(cache_dir, counted_keys, 
     assert len(made) == 2 and len(pool_of(prog).variants) == 1
 
 
+def test_calls_alternating_between_variants_take_their_stubs(cache_dir, counted_keys):
+    """A model alternating between a few variants of one program skips the fast key too: the
+    stubs of the last calls are tried after the last one's (issue 28)."""
+
+    def scaled(a: IField, n: gtx.int32, out: IField):
+        scale(a, n, out=out)
+
+    prog = gtx.program(backend=gtx.itir_python, static_params=("n",))(scaled)
+    a, out = field(range(3)), field([0] * 3)
+    for n in (1, 2, 3, 4, 5):  # one variant each; 5 pushes 1 out of the recent stubs
+        prog(a, n, out)
+    before = len(counted_keys)
+    for _ in range(3):
+        for n in (2, 5, 3, 4):
+            prog(a, n, out)
+            assert out.asnumpy().tolist() == [0.0, n, 2.0 * n]
+    assert len(counted_keys) == before  # every call taken by a recent stub
+    prog(a, 1, out)  # not among the recent ones: the general path, then recent again
+    assert out.asnumpy().tolist() == [0.0, 1.0, 2.0]
+    assert len(counted_keys) == before + 3
+
+
 def test_a_wrong_argument_after_a_stubbed_call_gets_the_general_error(cache_dir):
     def scaled(a: IField, n: gtx.int32, out: IField):
         scale(a, n, out=out)

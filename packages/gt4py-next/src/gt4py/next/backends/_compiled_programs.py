@@ -113,6 +113,11 @@ class PendingVariant:
         return variant
 
 
+# How many stubs of earlier calls are tried after the last one's (a model alternates between
+# a few variants of a program; a miss then costs this many failed guard checks).
+_RECENT_STUBS = 4
+
+
 class ProgramPool:
     """The variants of one program or directly called operator on one backend."""
 
@@ -123,10 +128,12 @@ class ProgramPool:
         self.pending: dict[VariantKey, PendingVariant] = {}
         self._fast: dict[Any, Variant] = {}
         # Fast key -> call stub (``never`` where the kinds need the general path); the stub of
-        # the last call is tried first, so repeated calls of one kind skip the fast key.
+        # the last call is tried first, then those of the calls before (``_recent``, most
+        # recent first), so calls alternating between a few kinds skip the fast key too.
         self._stubs: dict[Any, _call_stubs.Stub] = {}
         self._last_stub: _call_stubs.Stub = _call_stubs.never
         self._last_domain_dims: Any = None
+        self._recent: list[tuple[_call_stubs.Stub, Any]] = []
         self._providers: dict[Any, Any] = {}  # keeps keyed offset providers alive
         self._is_program = isinstance(definition, Program)
         self._binder: inspect.Signature | None = None
@@ -189,7 +196,10 @@ class ProgramPool:
         if self._is_program:
             if kwargs:
                 args = self._bind(args, kwargs)
-            if not self._static_domains and self._last_stub(args, offset_provider):
+            if not self._static_domains and (
+                self._last_stub(args, offset_provider)
+                or self._recent_stub_took(args, None, offset_provider)
+            ):
                 return
             self._call_general(args, None, offset_provider)
             return
@@ -204,13 +214,22 @@ class ProgramPool:
             args = self._bind(args, kwargs)
         domain_dims, bounds = domain_bounds(domain)
         call_args = (*args, out, *bounds)
-        if (
-            not self._static_domains
-            and domain_dims == self._last_domain_dims
-            and self._last_stub(call_args, offset_provider)
+        if not self._static_domains and (
+            (domain_dims == self._last_domain_dims and self._last_stub(call_args, offset_provider))
+            or self._recent_stub_took(call_args, domain_dims, offset_provider)
         ):
             return
         self._call_general(call_args, domain_dims, offset_provider)
+
+    def _recent_stub_took(self, args: tuple[Any, ...], domain_dims: Any, provider: Any) -> bool:
+        """Whether the stub of one of the calls before the last took this call (it becomes
+        the one tried first): alternating variants cost a few guard checks, not the fast key."""
+        for n, (stub, dims) in enumerate(self._recent):
+            if n and dims == domain_dims and stub(args, provider):
+                self._last_stub, self._last_domain_dims = stub, dims
+                self._recent.insert(0, self._recent.pop(n))
+                return True
+        return False
 
     def _call_hooked(
         self, args: tuple[Any, ...], kwargs: dict[str, Any], offset_provider: Any
@@ -294,6 +313,9 @@ class ProgramPool:
         if stub is None:
             stub = self._stubs[fast] = variant.stub(args, offset_provider)
         self._last_stub, self._last_domain_dims = stub, domain_dims
+        recent = [(stub, domain_dims)]
+        recent += [entry for entry in self._recent if entry[0] is not stub][: _RECENT_STUBS - 1]
+        self._recent = recent
         if not stub(args, offset_provider):  # pragma: no cover  (made from these arguments)
             raise RuntimeError(f"{self._callee}: the call stub does not take its own arguments")
 
