@@ -177,3 +177,52 @@ def test_data_index_out_of_range(backend):
         gtscript.GTScriptDefinitionError, match=r"data index 3 is out of range for 'v' \(size 3\)"
     ):
         gtscript.stencil(backend=backend)(st)
+
+
+def _float_if(inp: F, out: F):
+    with computation(PARALLEL), interval(...):
+        if inp:  # a float field as a condition
+            out = 1.0
+
+
+def _float_while(inp: F, out: F):
+    with computation(PARALLEL), interval(...):
+        while out + inp:
+            out = out - 1.0
+
+
+def _float_conditional(inp: F, out: F):
+    with computation(PARALLEL), interval(...):
+        out = 1.0 if inp * 2.0 else 0.0
+
+
+@pytest.mark.parametrize(
+    ("definition", "what", "text"),
+    [
+        (_float_if, "'if'", "if inp:"),
+        (_float_while, "'while'", "while out + inp:"),
+        (_float_conditional, "'... if ... else ...'", "1.0 if inp"),
+    ],
+)
+def test_a_non_boolean_condition_is_refused_where_it_is(definition, what, text):
+    # released gt4py refuses it too; numpy would take a float's truth value silently
+    with pytest.raises(
+        gtscript.GTScriptSyntaxError,
+        match=f"the condition of {what} must be boolean, got a float64",
+    ) as info:
+        gtscript.stencil(backend="numpy")(definition)
+    assert _line_of(definition, text) in str(info.value)
+
+
+def test_boolean_conditions_of_every_form_are_fine():
+    def st(inp: F, mask: gtscript.Field[np.bool_], out: F):
+        with computation(PARALLEL), interval(...):
+            if mask and inp > 0.0:
+                out = 1.0 if not mask else 2.0
+            elif inp != 0.0:
+                out = 3.0
+
+    stencil = gtscript.stencil(backend="numpy")(st)
+    inp, out = np.array([1.0, -1.0, 0.0]).reshape(3, 1, 1), np.zeros((3, 1, 1))
+    stencil(inp, np.array([True, False, False]).reshape(3, 1, 1), out)
+    assert out.ravel().tolist() == [2.0, 3.0, 0.0]

@@ -20,6 +20,23 @@ class ExpressionParsing(ConstantEvaluation, abc.ABC):
     def _inline(self, func: Any, node: ast.Call) -> ir.Expr | tuple[ir.Expr, ...]:
         """The value of the call ``node`` of the GTScript function ``func``, inlined."""
 
+    @abc.abstractmethod
+    def _dtype_of(self, ref: ir.FieldRef | ir.ScalarRef) -> str:
+        """The dtype name of a field or scalar the definition names."""
+
+    def _condition(self, node: ast.expr, what: str) -> ir.Expr:
+        """The condition of ``what`` (an ``if``, a ``while``, a conditional expression): a
+        boolean expression, as in released gt4py (a float field is no condition)."""
+        condition = self._expr(node)
+        dtype = _types.infer_dtype(condition, self._dtype_of)
+        if dtype != "bool":
+            raise self._syntax(
+                f"the condition of {what} must be boolean, got a {dtype} expression; compare "
+                "it explicitly (e.g. `x != 0.0`)",
+                node,
+            )
+        return condition
+
     def _expr_or_tuple(self, node: ast.expr) -> ir.Expr | tuple[ir.Expr, ...]:
         if isinstance(node, ast.Tuple):
             return tuple(self._expr(e) for e in node.elts)
@@ -79,7 +96,7 @@ class ExpressionParsing(ConstantEvaluation, abc.ABC):
             return result
         if isinstance(node, ast.IfExp):
             return ir.TernaryOp(
-                condition=self._expr(node.test),
+                condition=self._condition(node.test, "'... if ... else ...'"),
                 true_value=self._expr(node.body),
                 false_value=self._expr(node.orelse),
             )

@@ -56,7 +56,7 @@ class StatementParsing(ExpressionParsing):
             taken = self._const_condition(stmt.test)
             if taken is not None:
                 return self._parse_body(stmt.body if taken else stmt.orelse)
-            condition = self._expr(stmt.test)
+            condition = self._condition(stmt.test, "'if'")
             return [
                 ir.If(
                     condition=condition,
@@ -68,7 +68,7 @@ class StatementParsing(ExpressionParsing):
         if isinstance(stmt, ast.While):
             if stmt.orelse:
                 raise self._syntax("'while ... else' is not supported", stmt)
-            condition = self._expr(stmt.test)
+            condition = self._condition(stmt.test, "'while'")
             if self._emitted[-1]:
                 raise self._syntax(
                     "a while condition cannot call a GTScript function with statements", stmt
