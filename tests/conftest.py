@@ -58,3 +58,19 @@ def wheel_of(dist_dir: pathlib.Path):
         return wheel
 
     return find
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
+    """Skips summarised by reason (``-rs`` lists each; the default report lists none)."""
+    skipped = terminalreporter.stats.get("skipped", [])
+    if not skipped or "s" in (config.option.reportchars or "").replace("a", "s"):
+        return
+    reasons: dict[str, int] = {}
+    for report in skipped:
+        longrepr = report.longrepr
+        reason = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
+        reason = reason.removeprefix("Skipped: ")
+        reasons[reason] = reasons.get(reason, 0) + 1
+    terminalreporter.section(f"{len(skipped)} skipped, by reason (-rs lists them)", sep="-")
+    for reason, count in sorted(reasons.items(), key=lambda item: -item[1]):
+        terminalreporter.line(f"{count:5d}  {reason}")
