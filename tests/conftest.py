@@ -74,3 +74,11 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
     terminalreporter.section(f"{len(skipped)} skipped, by reason (-rs lists them)", sep="-")
     for reason, count in sorted(reasons.items(), key=lambda item: -item[1]):
         terminalreporter.line(f"{count:5d}  {reason}")
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """Tests of the GPU code under host emulation carry the ``gpu_emulation`` marker (CI runs
+    them once, on Python 3.11), whichever backend list or name they come from."""
+    for item in items:
+        if "emulated" in item.nodeid and "gpu" in item.nodeid:
+            item.add_marker(pytest.mark.gpu_emulation)

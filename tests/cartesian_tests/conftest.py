@@ -39,13 +39,37 @@ BACKENDS = [
             pytest.mark.skipif(not _gpu_present(), reason="gt:gpu needs cupy and a GPU"),
         ],
     ),
+    # The gt:gpu CUDA source built by the host compiler with the CUDA launches and runtime
+    # emulated (<gt4py/cuda_emulation.hpp>), on the suite's numpy arrays: the kernels' logic
+    # runs everywhere, with numpy/debug as the oracle (a test-only backend).
+    pytest.param("gt:gpu_emulated", marks=pytest.mark.slow),
 ]
-CPP_BACKENDS = ("gt:cpu_ifirst", "gt:cpu_kfirst", "gt:gpu")
+CPP_BACKENDS = ("gt:cpu_ifirst", "gt:cpu_kfirst", "gt:gpu", "gt:gpu_emulated")
+#: The test-only backends running the gt:gpu code on the host (numpy arrays).
+EMULATED_GPU_BACKENDS = ("gt:gpu_emulated",)
 
 
 @pytest.fixture(params=BACKENDS)
 def backend(request: pytest.FixtureRequest) -> str:
     return request.param
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _emulated_gpu_storage_layouts():
+    """gt4py.storage knows gt:gpu_emulated while the cartesian tests run: gt:gpu's layout
+    (KJI, 32-element alignment), on the CPU. Registered here, not at import, so that the
+    storage tests' backend lists (made at collection) stay the pre-registered ones."""
+    from gt4py import storage
+
+    gpu = storage.backend_layout("gt:gpu")
+    added = []
+    for name in EMULATED_GPU_BACKENDS:
+        if name not in storage.registered_backends():
+            storage.register_backend(name, layout=gpu.layout, alignment=gpu.alignment)
+            added.append(name)
+    yield
+    for name in added:
+        storage.unregister_backend(name)
 
 
 @pytest.fixture(scope="session")

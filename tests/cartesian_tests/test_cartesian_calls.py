@@ -200,7 +200,12 @@ def test_dump_stages_writes_every_stage(backend, tmp_path):
 
     target = tmp_path / f"cartesian_dumped_{backend}"
     files = sorted(p.name for p in target.iterdir())
-    generated = {"gt:cpu_ifirst": "cpp.cpp", "gt:cpu_kfirst": "cpp.cpp", "gt:gpu": "cu.cu"}
+    generated = {
+        "gt:cpu_ifirst": "cpp.cpp",
+        "gt:cpu_kfirst": "cpp.cpp",
+        "gt:gpu": "cu.cu",
+        "gt:gpu_emulated": "cu.cu",
+    }
     if backend in generated:
         assert files == ["analysis.txt", generated[backend], "frontend.py", "ir.txt", "so.so"]
         assert "NB_MODULE(gtcpp_dumped" in (target / generated[backend]).read_text()

@@ -29,7 +29,8 @@ from gt4py.infra import config
 
 
 pytestmark = pytest.mark.slow
-CPP = ["gt:cpu_ifirst", "gt:cpu_kfirst"]
+# gt:gpu_emulated: the gt:gpu CUDA source on the host (conftest), with the same bindings.
+CPP = ["gt:cpu_ifirst", "gt:cpu_kfirst", "gt:gpu_emulated"]
 F = gtscript.Field[np.float64]
 FI = gtscript.Field[np.int64]
 FI32 = gtscript.Field[np.int32]

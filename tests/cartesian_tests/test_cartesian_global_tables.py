@@ -26,7 +26,12 @@ def _tables(
         out[0, 0, 0] = steps.A[1] + _fourth(steps)
 
 
-BACKENDS = ["numpy", "debug", pytest.param("gt:cpu_ifirst", marks=pytest.mark.slow)]
+BACKENDS = [
+    "numpy",
+    "debug",
+    pytest.param("gt:cpu_ifirst", marks=pytest.mark.slow),
+    pytest.param("gt:gpu_emulated", marks=pytest.mark.slow),  # the gt:gpu code, on the host
+]
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

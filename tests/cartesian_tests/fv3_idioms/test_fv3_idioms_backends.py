@@ -2,6 +2,7 @@
 
 * numpy vs debug: bitwise (``np.array_equal`` with NaN positions);
 * gt:cpu_ifirst / gt:cpu_kfirst vs numpy: ``rtol=1e-13, atol=0`` (ints and bools exact);
+* gt:gpu_emulated (the gt:gpu CUDA, run on the host) vs numpy, the same way, on every case;
 * numpy and debug vs the expectations of fv3_idiom_references.py (so all backends agreeing on a wrong
   answer still fails).
 
@@ -30,6 +31,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
 CASES = idioms.CASES
 CPP = ("gt:cpu_ifirst", "gt:cpu_kfirst")
+EMULATED_GPU = "gt:gpu_emulated"  # every case: its kernels run nowhere else without a GPU
 SEED = 2024
 # Every case on both C++ backends (about 4 s a compile); by default each case's `cpp` subset.
 ALL_CPP = os.environ.get("GT4PY_FV3_IDIOMS_ALL_CPP", "") not in ("", "0")
@@ -58,6 +60,11 @@ def _params():
             out.append(
                 pytest.param(case, backend, id=f"{case.name}-{backend}", marks=pytest.mark.slow)
             )
+        out.append(
+            pytest.param(
+                case, EMULATED_GPU, id=f"{case.name}-{EMULATED_GPU}", marks=pytest.mark.slow
+            )
+        )
     return out
 
 

@@ -41,12 +41,14 @@ Packager = Callable[[Mapping[str, Any], p.BuildRequest], EntryContents]
 @dataclasses.dataclass(frozen=True)
 class Backend:
     """A backend: its pipeline as ``(stage, "module:function" of its step)`` pairs, in order,
-    and the ``"module:function"`` that turns the stage values into the cache entry."""
+    and the ``"module:function"`` that turns the stage values into the cache entry.
+    ``test_only`` backends work by name but are left out of :func:`backend_names`."""
 
     name: str
     steps: tuple[tuple[Stage, str], ...]
     packager: str = "gt4py.cartesian._backends:python_module_entry"
     options: Mapping[str, type] = dataclasses.field(default_factory=dict)
+    test_only: bool = False
 
     @property
     def STAGES(self) -> tuple[Stage, ...]:
@@ -86,12 +88,13 @@ def get_backend(name: str) -> Backend:
         return _BACKENDS[name]
     except KeyError:
         raise ValueError(
-            f"unknown GTScript backend {name!r}; available: {', '.join(sorted(_BACKENDS))}"
+            f"unknown GTScript backend {name!r}; available: {', '.join(backend_names())}"
         ) from None
 
 
 def backend_names() -> list[str]:
-    return sorted(_BACKENDS)
+    """The names of the backends for users (the test-only ones left out)."""
+    return sorted(name for name, backend in _BACKENDS.items() if not backend.test_only)
 
 
 _PIPELINE = "gt4py.cartesian._pipeline"
@@ -112,11 +115,16 @@ for _name in ("gt:cpu_ifirst", "gt:cpu_kfirst"):
             packager=f"{_CPP}:extension_entry",
         )
     )
-for _name in ("gt:gpu", "cuda"):
+for _name in ("gt:gpu", "cuda", "gt:gpu_emulated"):
     register_backend(
         Backend(
             _name,
             (*_COMMON_STEPS, (p.CU, f"{_CPP}:cuda_source"), (p.SO, f"{_CPP}:build_extension")),
             packager=f"{_CPP}:extension_entry",
+            # gt:gpu_emulated, for tests (CI has no GPU): the gt:gpu CUDA source, compiled by
+            # the host compiler with its launches and CUDA runtime emulated on the CPU
+            # (<gt4py/cuda_emulation.hpp>), run on host (numpy) arrays in the gt:gpu layout.
+            # Not a backend for users: it proves the kernels' logic, not GPU behaviour.
+            test_only=_name == "gt:gpu_emulated",
         )
     )

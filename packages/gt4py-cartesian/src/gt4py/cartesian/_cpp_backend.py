@@ -1,5 +1,7 @@
 """The ``gt:cpu_ifirst`` / ``gt:cpu_kfirst`` backends (C++) and ``gt:gpu`` / ``cuda`` (CUDA,
-ADR 0019), built by ``gt4py.infra.native``.
+ADR 0019), built by ``gt4py.infra.native``; and ``gt:gpu_emulated``, for tests only: the
+``gt:gpu`` source built by the host compiler with the CUDA launches and runtime emulated
+(``<gt4py/cuda_emulation.hpp>``), run on numpy arrays (CI has no GPU).
 
 Their stages (``_pipeline``): ``... → analysis → cpp → so`` (``cu`` for the CUDA ones). The
 source is built into infra's native-module cache (one compiler run once the toolchain is set
@@ -12,6 +14,7 @@ different code.
 
 from __future__ import annotations
 
+import functools
 import pathlib
 import re
 from collections.abc import Mapping
@@ -48,7 +51,12 @@ def build(name: str, sources: Mapping[str, str], *, stencil: str, backend: str) 
     """Build the extension; a compiler error becomes a ``StencilCompilationError``."""
     from gt4py.infra import native
 
-    options = _cuda_build_options() if backend in GPU_BACKENDS else _build_options()
+    if backend in EMULATED_BACKENDS:
+        options = _emulated_build_options()
+    elif backend in GPU_BACKENDS:
+        options = _cuda_build_options()
+    else:
+        options = _build_options()
     try:
         return native.build_extension(name, sources, options)
     except native.CompilationError as error:
@@ -72,22 +80,51 @@ def load(module_file: str, extension_file: str) -> ModuleType:
     return native.load_extension(pathlib.Path(module_file).with_name(extension_file))
 
 
-# gt:gpu: relaxed constexpr for std::min/max/numeric_limits in device code; the architecture
-# is the current device's (nvcc's default without one: compile only).
-CUDA_FLAGS = ("--expt-relaxed-constexpr",)
+# gt:gpu: relaxed constexpr for std::min/max/numeric_limits in device code; no fused
+# multiply-adds (as -ffp-contract=off on the CPU: nvcc would round `a - b * c` once, unlike
+# numpy and debug); the architecture is the current device's (nvcc's default without one).
+CUDA_FLAGS = ("--expt-relaxed-constexpr", "--fmad=false")
+
+
+@functools.cache
+def cuda_arch() -> str | None:
+    """``sm_XY`` of cupy's current device, None without cupy or a device (compile only: nvcc's
+    default architecture). Part of a gt:gpu stencil's key (``_stencil_key``): an entry holds
+    its own extension, which runs only on the architecture it was built for."""
+    try:
+        import cupy
+
+        return f"sm_{cupy.cuda.Device().compute_capability}"
+    except Exception:  # no cupy / driver / device
+        return None
 
 
 def _cuda_build_options() -> Any:
     from gt4py.infra import native
 
-    arch: tuple[str, ...] = ()
-    try:
-        import cupy
+    arch = cuda_arch()
+    flags = (*CUDA_FLAGS, *((f"-arch={arch}",) if arch else ()))
+    return native.BuildOptions(cuda=True, cxx_standard=17, extra_cuda_flags=flags)
 
-        arch = (f"-arch=sm_{cupy.cuda.Device().compute_capability}",)
-    except Exception:  # no cupy / driver / device: compile for nvcc's default architecture
-        pass
-    return native.BuildOptions(cuda=True, cxx_standard=17, extra_cuda_flags=(*CUDA_FLAGS, *arch))
+
+def _emulated_build_options() -> Any:
+    from gt4py.infra import native
+
+    # the .cu compiled as C++ with -DGT4PY_CUDA_EMULATION; the blocks of a launch run in
+    # parallel under OpenMP
+    return native.BuildOptions(
+        cuda_emulation=True, openmp=True, cxx_standard=17, extra_compile_flags=COMPILE_FLAGS
+    )
+
+
+def no_stream_runner(run: Any) -> Any:
+    """``run`` of a ``gt:gpu_emulated`` extension: the null stream (an emulated launch runs
+    to its end before it returns); numpy arrays, no cupy."""
+
+    def run_on_no_stream(*args: Any) -> Any:
+        return run(*args, 0)
+
+    return run_on_no_stream
 
 
 def stream_runner(run: Any) -> Any:
@@ -110,7 +147,10 @@ def stream_runner(run: Any) -> Any:
     return run_on_current_stream
 
 
-GPU_BACKENDS = ("gt:gpu", "cuda")
+#: The backends whose source is the gt:gpu CUDA (the ``cu`` stage); the emulated one is
+#: built by the host compiler and runs on host arrays.
+EMULATED_BACKENDS = ("gt:gpu_emulated",)
+GPU_BACKENDS = ("gt:gpu", "cuda", *EMULATED_BACKENDS)
 
 
 def cpp_source(analysed: AnalysedStencil, request: BuildRequest) -> str:
@@ -143,11 +183,12 @@ def extension_entry(values: Mapping[str, Any], request: BuildRequest) -> EntryCo
     extension and its source (the ``so`` and ``cpp``/``cu`` stages of a cached stencil)."""
     source_stage = CU if request.backend in GPU_BACKENDS else CPP
     extension: pathlib.Path = values[SO.name]
-    run = (
-        "run = _cpp_backend.stream_runner(_extension.run)"
-        if request.backend in GPU_BACKENDS
-        else "run = _extension.run"
-    )
+    if request.backend in EMULATED_BACKENDS:
+        run = "run = _cpp_backend.no_stream_runner(_extension.run)"
+    elif request.backend in GPU_BACKENDS:
+        run = "run = _cpp_backend.stream_runner(_extension.run)"
+    else:
+        run = "run = _extension.run"
     code = "\n".join(
         [
             f'"""Generated by gt4py.cartesian ({request.backend} backend). Loads its C++ '

@@ -7,7 +7,8 @@ replaces only the loop nests:
 
 - PARALLEL: each top-level statement is one kernel over its horizontal extent and the
   interval, I (the storage layout's stride-1 axis, ``KJI``) over ``threadIdx.x``, J over
-  ``threadIdx.y`` / ``blockIdx.y``, K over ``blockIdx.z`` (a grid-stride loop). A launch on
+  ``threadIdx.y`` / ``blockIdx.y`` and K over ``blockIdx.z`` (grid-stride loops: a grid has
+  at most 65535 blocks along y and z). A launch on
   the same stream starts after the previous one ends, which orders statement after statement
   as the debug backend does.
 - FORWARD/BACKWARD: the host loops over the levels and launches each statement's kernel per
@@ -18,8 +19,13 @@ replaces only the loop nests:
   of the backend), members of the ``Args`` struct every kernel receives by value.
 - Checked K indices record the first bad index in device memory; it is read back (and the
   stream synchronized) only by stencils that have such indices, then raised as ``IndexError``.
-- Fields arrive as ``nb::ndarray<T, nb::device::cuda>`` (cupy arrays, gt4py.storage's
-  ``gt:gpu`` storages); the stream is cupy's current one, passed by the generated module.
+- Fields arrive as ``nb::ndarray<T, GT4PY_ARRAY_DEVICE>`` (``nb::device::cuda``: cupy arrays,
+  gt4py.storage's ``gt:gpu`` storages); the stream is cupy's current one, passed by the
+  generated module.
+- Kernels start through ``GT4PY_LAUNCH(kernel, grid, block, stream)(args...)``
+  (``<gt4py/cuda_launch.hpp>``): ``<<<...>>>`` under nvcc, the host emulation of
+  ``<gt4py/cuda_emulation.hpp>`` when the same source is compiled by the host compiler with
+  ``-DGT4PY_CUDA_EMULATION`` (the test-only ``gt:gpu_emulated`` backend, on numpy arrays).
 """
 
 from __future__ import annotations
@@ -153,18 +159,20 @@ class CudaGenerator(CppGenerator):
             *(f"  {line}" for line in self.unpack()),
             "  (void)kerror;",
             "  const idx i = i0 + idx(blockIdx.x) * blockDim.x + threadIdx.x;",
-            "  const idx j = j0 + idx(blockIdx.y) * blockDim.y + threadIdx.y;",
-            "  if (i >= i1 || j >= j1) return;",
+            "  if (i >= i1) return;",
+            # J grid-strides: gridDim.y stops at 65535 blocks (of BLOCK_J rows each)
+            "  for (idx j = j0 + idx(blockIdx.y) * blockDim.y + threadIdx.y; j < j1;",
+            "       j += idx(gridDim.y) * blockDim.y) {",
         ]
         if per_level:
-            lines += ["  {", *(f"  {line}" for line in body), "  }"]
+            lines += ["    {", *(f"    {line}" for line in body), "    }"]
         else:
             lines += [
-                "  for (idx k = k0 + idx(blockIdx.z); k < k1; k += idx(gridDim.z)) {",
-                *(f"  {line}" for line in body),
-                "  }",
+                "    for (idx k = k0 + idx(blockIdx.z); k < k1; k += idx(gridDim.z)) {",
+                *(f"    {line}" for line in body),
+                "    }",
             ]
-        lines.append("}")
+        lines += ["  }", "}"]
         self.kernels.append("\n".join(lines) + "\n")
         return name
 
@@ -182,7 +190,7 @@ class CudaGenerator(CppGenerator):
             f"gt_blocks(j1 - j0, {BLOCK_J}, 65535), {levels});"
         )
         self.emit(
-            f"  {kernel}<<<grid, dim3({BLOCK_I}, {BLOCK_J}), 0, stream>>>"
+            f"  GT4PY_LAUNCH({kernel}, grid, dim3({BLOCK_I}, {BLOCK_J}), stream)"
             f"(args, kerror, i0, i1, j0, j1, {k});"
         )
         self.emit(
@@ -212,7 +220,7 @@ class CudaGenerator(CppGenerator):
         """The CPU binding with device arrays, the stream as the last argument, temporaries
         allocated on it and the launch instead of the OpenMP kernel."""
         text = "\n".join(self.capture(super().emit_binding))
-        text = text.replace("nb::device::cpu>", "nb::device::cuda>")
+        text = text.replace("nb::device::cpu>", "GT4PY_ARRAY_DEVICE>")
         text = text.replace(', "Run stencil', ', nb::arg("__stream"), "Run stencil', 1)
         signature_end = text.index(") {\n")
         text = text[:signature_end] + ", std::uintptr_t stream_handle" + text[signature_end:]

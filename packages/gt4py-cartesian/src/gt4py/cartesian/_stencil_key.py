@@ -31,7 +31,7 @@ import numpy as np
 from gt4py.infra import config, fingerprinting
 from gt4py.infra.caching import CacheKey, source_digest
 
-from . import _backends, gtscript
+from . import _backends, _cpp_backend, gtscript
 from ._pipeline import SO
 from ._source import closure_namespace, source_info
 from ._version import __version__
@@ -116,9 +116,13 @@ def stencil_identity(
 def _native_target(backend: str) -> str:
     """What the entry's native code runs on. The entry holds its own extension, so a hit
     never asks the native build cache: a host-tuned build (``-march=native``, the
-    ``native_host_tuned`` setting) must be keyed by this CPU here, as infra keys its builds."""
+    ``native_host_tuned`` setting) must be keyed by this CPU here, as infra keys its builds,
+    and a gt:gpu build by the GPU architecture it was compiled for."""
     if SO not in _backends.get_backend(backend).STAGES:
         return "none"  # numpy, debug: Python only
+    if backend in _cpp_backend.GPU_BACKENDS and backend not in _cpp_backend.EMULATED_BACKENDS:
+        # device code runs on the architecture it was built for (or JIT-compiles its PTX)
+        return f"cuda {_cpp_backend.cuda_arch() or 'nvcc default architecture'}"
     if not config.NATIVE_HOST_TUNED.get():
         return "portable"
     from gt4py.infra import native
