@@ -185,3 +185,30 @@ def test_scan_operator_backend_none_means_embedded():
 def test_embedded_program_compile_is_a_no_op_returning_the_program():
     """As released: compiling for embedded execution does nothing and returns the program."""
     assert increment_twice.compile(offset_provider={}) is increment_twice
+
+
+@gtx.field_operator
+def _named_like_cxx(
+    p: IField, new: IField, double: IField, rows: IField, gt_params: IField, i_I: float
+) -> IField:
+    return p + new * double - rows + gt_params * i_I
+
+
+@gtx.program
+def _named_like_cxx_program(
+    p: IField, new: IField, double: IField, rows: IField, gt_params: IField, i_I: float,
+    out: IField,
+):  # fmt: skip
+    _named_like_cxx(p, new, double, rows, gt_params, i_I, out=out)
+
+
+@pytest.mark.ours_only  # a name the generated C++/CUDA uses itself, or a C++ keyword
+def test_parameters_named_like_cxx_keywords_or_generated_names(backend):
+    """``p`` broke every gtfn_gpu kernel (its ``Params p``), ``new``/``double`` every gtfn
+    module: the program's names are renamed in the generated code only."""
+    fields = [
+        gtx.as_field([I], np.full(4, v), allocator=backend) for v in (1.0, 2.0, 3.0, 4.0, 5.0)
+    ]
+    out = gtx.as_field([I], np.zeros(4), allocator=backend)
+    _named_like_cxx_program.with_backend(backend)(*fields, 0.5, out, offset_provider={})
+    np.testing.assert_array_equal(out.asnumpy(), np.full(4, 1.0 + 2.0 * 3.0 - 4.0 + 5.0 * 0.5))

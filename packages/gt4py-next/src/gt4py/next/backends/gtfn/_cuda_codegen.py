@@ -122,8 +122,10 @@ class CudaGenerator(CppGenerator):
             setup.append("  int* const gt_status = static_cast<int*>(gt_status_buffer.ptr);")
         else:
             setup.append("  int* const gt_status = nullptr;")
-        setup.append("  Params p;")
-        setup.extend(f"  p.{member} = {member};" for _, member in self._members)
+        # `gt_params`, not a short name: its members are the program's own names (a field
+        # called `p` is common), unpacked under those names in every kernel
+        setup.append("  Params gt_params;")
+        setup.extend(f"  gt_params.{member} = {member};" for _, member in self._members)
         # after each statement: stop at the first read outside a field (see `field_codes`)
         stop = (
             "  if (int s = 0; (gt4py::cuda::check(cudaMemcpyAsync(&s, gt_status, sizeof(int), "
@@ -223,10 +225,10 @@ class CudaGenerator(CppGenerator):
         else:  # a single point (or a single column of a scan)
             body.append("if (blockIdx.x != 0 || threadIdx.x != 0 || threadIdx.y != 0) return;")
             body.extend(inner)
-        unpack = [f"const auto {m} = p.{m}; (void){m};" for _, m in self._members]
+        unpack = [f"const auto {m} = gt_params.{m}; (void){m};" for _, m in self._members]
         self._kernels.append(
             f"__global__ void __launch_bounds__({BLOCK_THREADS}) {kernel}(\n"
-            f"    const Params p{''.join(', ' + b for b in bounds)}) {{\n"
+            f"    const Params gt_params{''.join(', ' + b for b in bounds)}) {{\n"
             + "".join(f"  {line}\n" for line in [*self._constants, *unpack, *body])
             + "}\n"
         )
@@ -245,7 +247,7 @@ class CudaGenerator(CppGenerator):
         code.append(f"  if ({nonempty}) {{")
         code.append(f"    const gt_shape shape = {shape};")
         code.append(
-            f"    GT4PY_LAUNCH({kernel}, shape.grid, shape.block, gt_stream)(p{arguments});"
+            f"    GT4PY_LAUNCH({kernel}, shape.grid, shape.block, gt_stream)(gt_params{arguments});"
         )
         code.append(
             f'    gt4py::cuda::check(cudaGetLastError(), gt_backend, "launch of {kernel}");'

@@ -20,7 +20,7 @@ from typing import Any, Literal, cast
 from ... import ir
 from .. import _compiled_backend, _pipeline
 from .._table_layout import TableLayout
-from . import _codegen
+from . import _codegen, _identifiers
 
 
 def translation_version() -> str:
@@ -107,6 +107,7 @@ class GTFNTranslation:
         settings = self.settings_key()
         fingerprint = fp.strict((program, sorted(table_dtypes.items()), settings))
         name = _codegen.module_name(fingerprint)
+        program = _identifiers.cxx_safe(program)  # `new`, `double`, `rows`: renamed in C++
         if self.config.cuda_code:
             from . import _cuda_codegen
 

@@ -1,0 +1,203 @@
+"""C++ identifiers for a program's own names (parameters, temporaries).
+
+The generated C++ and CUDA spell a program's fields and scalars by their names (``a``,
+``a_array``, ``a_s_K``), next to names of its own (``gt_status``, the CUDA kernels' ``rows``).
+A name that is a C++ keyword (``new``, ``double``) or one the generator uses itself would not
+compile, or would silently mean the other thing; :func:`cxx_safe` renames such names before
+the code is generated. Only the text changes: arguments are passed by position, and status
+codes and messages come from the program as the user wrote it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Final
+
+from gt4py.eve import NodeTranslator
+
+from ... import ir
+
+
+CXX_KEYWORDS: Final = frozenset(
+    [
+        "alignas",
+        "alignof",
+        "and",
+        "and_eq",
+        "asm",
+        "auto",
+        "bitand",
+        "bitor",
+        "bool",
+        "break",
+        "case",
+        "catch",
+        "char",
+        "char8_t",
+        "char16_t",
+        "char32_t",
+        "class",
+        "compl",
+        "concept",
+        "const",
+        "consteval",
+        "constexpr",
+        "constinit",
+        "const_cast",
+        "continue",
+        "co_await",
+        "co_return",
+        "co_yield",
+        "decltype",
+        "default",
+        "delete",
+        "do",
+        "double",
+        "dynamic_cast",
+        "else",
+        "enum",
+        "explicit",
+        "export",
+        "extern",
+        "false",
+        "float",
+        "for",
+        "friend",
+        "goto",
+        "if",
+        "inline",
+        "int",
+        "long",
+        "mutable",
+        "namespace",
+        "new",
+        "noexcept",
+        "not",
+        "not_eq",
+        "nullptr",
+        "operator",
+        "or",
+        "or_eq",
+        "private",
+        "protected",
+        "public",
+        "register",
+        "reinterpret_cast",
+        "requires",
+        "return",
+        "short",
+        "signed",
+        "sizeof",
+        "static",
+        "static_assert",
+        "static_cast",
+        "struct",
+        "switch",
+        "template",
+        "this",
+        "thread_local",
+        "throw",
+        "true",
+        "try",
+        "typedef",
+        "typeid",
+        "typename",
+        "union",
+        "unsigned",
+        "using",
+        "virtual",
+        "void",
+        "volatile",
+        "wchar_t",
+        "while",
+        "xor",
+        "xor_eq",
+    ]
+)
+# Names the generators declare themselves (besides everything starting with ``gt_``), and the
+# namespaces and types the generated code names.
+GENERATED: Final = frozenset(
+    [
+        "index_t",
+        "Params",
+        "rows",
+        "row",
+        "shape",
+        "s",
+        "m",
+        "nb",
+        "std",
+        "gt4py",
+        "run",
+        "NB_MODULE",
+        "dim3",
+        "blockIdx",
+        "threadIdx",
+        "blockDim",
+        "gridDim",
+    ]
+)
+_GENERATED_PATTERN: Final = re.compile(r"(gt_|GT_|i_|lo\d|hi\d)")
+
+
+def is_safe(name: str) -> bool:
+    return not (
+        name in CXX_KEYWORDS or name in GENERATED or _GENERATED_PATTERN.match(name) is not None
+    )
+
+
+def cxx_safe(program: ir.Program) -> ir.Program:
+    """``program`` with every parameter and temporary whose name is not a safe C++ identifier
+    renamed (``new`` -> ``new_``, made unique)."""
+    names = [p.name for p in program.params] + [t.name for t in program.temporaries]
+    taken = set(names)
+    renamed: dict[str, str] = {}
+    for name in names:
+        if is_safe(name):
+            continue
+        new = f"u_{name}" if _GENERATED_PATTERN.match(name) else f"{name}_"
+        while new in taken or not is_safe(new):
+            new += "_"
+        taken.add(new)
+        renamed[name] = new
+    if not renamed:
+        return program
+    result: ir.Program = _Rename(renamed).visit(program)
+    return result
+
+
+class _Rename(NodeTranslator):
+    def __init__(self, renamed: dict[str, str]) -> None:
+        self.renamed = renamed
+
+    def _name(self, name: str) -> str:
+        return self.renamed.get(name, name)
+
+    def _renaming(self, node: Any, **fields: Any) -> Any:
+        return self.generic_visit(node).replace(**fields)
+
+    def visit_FieldParam(self, node: ir.FieldParam) -> ir.FieldParam:
+        return self._renaming(node, name=self._name(node.name))  # type: ignore[no-any-return]
+
+    def visit_ScalarParam(self, node: ir.ScalarParam) -> ir.ScalarParam:
+        return self._renaming(node, name=self._name(node.name))  # type: ignore[no-any-return]
+
+    def visit_Temporary(self, node: ir.Temporary) -> ir.Temporary:
+        return self._renaming(node, name=self._name(node.name))  # type: ignore[no-any-return]
+
+    def visit_Deref(self, node: ir.Deref) -> ir.Deref:
+        return self._renaming(node, field=self._name(node.field))  # type: ignore[no-any-return]
+
+    def visit_FieldBound(self, node: ir.FieldBound) -> ir.FieldBound:
+        return self._renaming(node, field=self._name(node.field))  # type: ignore[no-any-return]
+
+    def visit_SymRef(self, node: ir.SymRef) -> ir.SymRef:
+        return self._renaming(node, name=self._name(node.name))  # type: ignore[no-any-return]
+
+    def visit_Apply(self, node: ir.Apply) -> ir.Apply:
+        outputs = [self._name(o) for o in node.outputs]
+        return self._renaming(node, outputs=outputs)  # type: ignore[no-any-return]
+
+    def visit_Scan(self, node: ir.Scan) -> ir.Scan:
+        outputs = [self._name(o) for o in node.outputs]
+        return self._renaming(node, outputs=outputs)  # type: ignore[no-any-return]
