@@ -207,7 +207,8 @@ class StencilObject:
         if len(owners) < len(self._written) or id(_FOREIGN) in owners:
             return self._separate_overlapping(values)
         for i in self._inputs:
-            if id(_owner(values[i])) in owners:
+            owner = _owner(values[i])
+            if owner is _FOREIGN or id(owner) in owners:
                 return self._separate_overlapping(values)
         return values
 

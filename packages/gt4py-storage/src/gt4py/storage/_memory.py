@@ -50,7 +50,7 @@ def memory_owner(array: Any) -> Any:
         return FOREIGN_MEMORY
     if isinstance(owner, memoryview):  # a view of raw memory nobody owns as an object
         return FOREIGN_MEMORY
-    if type(owner).__module__.startswith("cupy"):
+    if (type(owner).__module__ or "").startswith("cupy"):  # ctypes' array types have None
         memory = getattr(getattr(owner, "data", None), "mem", None)
         # cupy's own allocations are exclusive; UnownedMemory wraps someone else's pointer
         return FOREIGN_MEMORY if type(memory).__name__ == "UnownedMemory" else owner
