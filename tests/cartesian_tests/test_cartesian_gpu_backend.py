@@ -117,6 +117,16 @@ def test_sequential_computations_launch_per_level():
     assert "for (idx k = k1 - 1; k >= k0; --k) {" in source  # BACKWARD
 
 
+def _tridiagonal_on_debug(shape: tuple[int, int, int]) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    """Random diagonally dominant inputs of ``tridiagonal`` and its solution on debug."""
+    rng = np.random.default_rng(0)
+    arrays = {n: rng.random(shape) + (2.0 if n == "b" else 0.0) for n in "abcd"}
+    expected = np.zeros(shape)
+    reference = {n: a.copy() for n, a in arrays.items()}
+    gtscript.stencil(backend="debug", definition=tridiagonal)(**reference, x=expected)
+    return arrays, expected
+
+
 @pytest.mark.skipif(not _gpu_present(), reason="needs cupy and a CUDA device")
 def test_tridiagonal_on_the_gpu_equals_debug():
     import cupy
@@ -124,11 +134,7 @@ def test_tridiagonal_on_the_gpu_equals_debug():
     import gt4py.storage as gts
 
     shape = (5, 4, 6)
-    rng = np.random.default_rng(0)
-    arrays = {n: rng.random(shape) + (2.0 if n == "b" else 0.0) for n in "abcd"}
-    expected = np.zeros(shape)
-    reference = {n: a.copy() for n, a in arrays.items()}
-    gtscript.stencil(backend="debug", definition=tridiagonal)(**reference, x=expected)
+    arrays, expected = _tridiagonal_on_debug(shape)
     gpu = {n: gts.from_array(a, backend="gt:gpu") for n, a in arrays.items()}
     x = gts.zeros(shape, dtype=np.float64, backend="gt:gpu")
     assert isinstance(x, cupy.ndarray)
@@ -150,11 +156,7 @@ def test_the_emulated_backend_runs_the_gt_gpu_source_on_its_storages():
     assert stencil.stages["cu"] == expected_source
 
     shape = (37, 10, 6)  # two blocks along I and J
-    rng = np.random.default_rng(0)
-    arrays = {n: rng.random(shape) + (2.0 if n == "b" else 0.0) for n in "abcd"}
-    expected = np.zeros(shape)
-    reference = {n: a.copy() for n, a in arrays.items()}
-    gtscript.stencil(backend="debug", definition=tridiagonal)(**reference, x=expected)
+    arrays, expected = _tridiagonal_on_debug(shape)
     host = {n: gts.from_array(a, backend="gt:gpu_emulated") for n, a in arrays.items()}
     x = gts.zeros(shape, dtype=np.float64, backend="gt:gpu_emulated")
     assert isinstance(x, np.ndarray) and x.strides[0] == 8  # KJI: I contiguous

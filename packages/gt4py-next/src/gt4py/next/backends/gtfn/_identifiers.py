@@ -166,38 +166,26 @@ def cxx_safe(program: ir.Program) -> ir.Program:
     return result
 
 
+def _renames(field: str, *, many: bool = False) -> Any:
+    """A visit method renaming the name (``many``: the list of names) in ``field``."""
+
+    def visit(self: _Rename, node: Any) -> Any:
+        value = getattr(node, field)
+        renamed = [self._name(v) for v in value] if many else self._name(value)
+        return self.generic_visit(node).replace(**{field: renamed})
+
+    return visit
+
+
 class _Rename(NodeTranslator):
+    """Renames the parameters and temporaries in every node that names one."""
+
     def __init__(self, renamed: dict[str, str]) -> None:
         self.renamed = renamed
 
     def _name(self, name: str) -> str:
         return self.renamed.get(name, name)
 
-    def _renaming(self, node: Any, **fields: Any) -> Any:
-        return self.generic_visit(node).replace(**fields)
-
-    def visit_FieldParam(self, node: ir.FieldParam) -> ir.FieldParam:
-        return self._renaming(node, name=self._name(node.name))  # type: ignore[no-any-return]
-
-    def visit_ScalarParam(self, node: ir.ScalarParam) -> ir.ScalarParam:
-        return self._renaming(node, name=self._name(node.name))  # type: ignore[no-any-return]
-
-    def visit_Temporary(self, node: ir.Temporary) -> ir.Temporary:
-        return self._renaming(node, name=self._name(node.name))  # type: ignore[no-any-return]
-
-    def visit_Deref(self, node: ir.Deref) -> ir.Deref:
-        return self._renaming(node, field=self._name(node.field))  # type: ignore[no-any-return]
-
-    def visit_FieldBound(self, node: ir.FieldBound) -> ir.FieldBound:
-        return self._renaming(node, field=self._name(node.field))  # type: ignore[no-any-return]
-
-    def visit_SymRef(self, node: ir.SymRef) -> ir.SymRef:
-        return self._renaming(node, name=self._name(node.name))  # type: ignore[no-any-return]
-
-    def visit_Apply(self, node: ir.Apply) -> ir.Apply:
-        outputs = [self._name(o) for o in node.outputs]
-        return self._renaming(node, outputs=outputs)  # type: ignore[no-any-return]
-
-    def visit_Scan(self, node: ir.Scan) -> ir.Scan:
-        outputs = [self._name(o) for o in node.outputs]
-        return self._renaming(node, outputs=outputs)  # type: ignore[no-any-return]
+    visit_FieldParam = visit_ScalarParam = visit_Temporary = visit_SymRef = _renames("name")
+    visit_Deref = visit_FieldBound = _renames("field")
+    visit_Apply = visit_Scan = _renames("outputs", many=True)
