@@ -22,20 +22,24 @@ from gt4py.cartesian.gtscript import FORWARD, PARALLEL, computation, interval
 
 F = gtscript.Field[np.float64]
 SHAPE = (8, 3, 2)
-_STENCILS: dict[str, object] = {}
+_STENCILS: dict[tuple[str, str], object] = {}
+
+
+def _built(definition, backend: str):
+    """One stencil per definition and backend for the whole module (a C++ build compiles)."""
+    key = (definition.__name__, backend)
+    if key not in _STENCILS:
+        _STENCILS[key] = gtscript.stencil(backend=backend, definition=definition)
+    return _STENCILS[key]
+
+
+def around(a: F, out: F, scale: float):
+    with computation(PARALLEL), interval(...):
+        out = a[-1, 0, 0] + scale * a[1, 0, 0]
 
 
 def _around(backend: str):
-    """One stencil per backend for the whole module (each C++ build is a compile)."""
-    if backend not in _STENCILS:
-
-        @gtscript.stencil(backend=backend)
-        def around(a: F, out: F, scale: float):
-            with computation(PARALLEL), interval(...):
-                out = a[-1, 0, 0] + scale * a[1, 0, 0]
-
-        _STENCILS[backend] = around
-    return _STENCILS[backend]
+    return _built(around, backend)
 
 
 def _data(shape=SHAPE) -> np.ndarray:
@@ -123,20 +127,14 @@ def test_inputs_over_one_buffer_through_different_owners(backend):
     np.testing.assert_array_equal(over(2), expected)
 
 
-_TWO_WRITTEN: dict[str, object] = {}
+def update(a: F, io: F, out: F):
+    with computation(PARALLEL), interval(...):
+        io = io + a[1, 0, 0]
+        out = a[-1, 0, 0] * 2.0
 
 
 def _two_written(backend: str):
-    if backend not in _TWO_WRITTEN:
-
-        @gtscript.stencil(backend=backend)
-        def update(a: F, io: F, out: F):
-            with computation(PARALLEL), interval(...):
-                io = io + a[1, 0, 0]
-                out = a[-1, 0, 0] * 2.0
-
-        _TWO_WRITTEN[backend] = update
-    return _TWO_WRITTEN[backend]
+    return _built(update, backend)
 
 
 @pytest.mark.parametrize("overlap", ["same array", "shifted views"])
