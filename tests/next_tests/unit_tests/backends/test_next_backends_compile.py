@@ -230,3 +230,23 @@ def test_operator_aot_compile_on_gtfn(cache_dir):
     with config.overrides(enable_jit=False):
         op(a, 4, out=out)
     assert out.asnumpy().tolist() == [0.0, 4.0, 8.0, 12.0, 16.0]
+
+
+def test_a_warm_background_compile_is_installed_without_a_worker(cache_dir):
+    """Issue 28: on a warm cache the artifact's steps are all hits; they run in the caller
+    (no task for the runner, whose start would cost more than the lookups)."""
+    cold = make_program(gtx.itir_python, enable_jit=False)
+    with config.overrides(async_compilation=True, build_jobs_mode="thread", build_jobs=1):
+        cold.compile(n=[1, 2], offset_provider={})
+        assert len(pool_of(cold).pending) == 2  # misses: built in the background
+        gtx.wait_for_compilation()
+        warm = make_program(gtx.itir_python, enable_jit=False)  # a new pool, as in a new process
+        warm.compile(n=[1, 2, 3], offset_provider={})
+        pool = pool_of(warm)
+        assert sorted(dict(k.static)["n"] for k in pool.variants) == [1, 2]  # hits: installed
+        assert [dict(k.static)["n"] for k in pool.pending] == [3]  # the miss: in the background
+        gtx.wait_for_compilation()
+    a, out = fields()
+    for n in (1, 2, 3):
+        warm(a, n, out)
+        assert out.asnumpy()[2] == 2.0 * n

@@ -7,6 +7,7 @@
   rebuilt), and concurrent builders of one key build it once.
 - :class:`CacheKey` keeps named parts, so with ``GT4PY_CACHE_DIAGNOSTICS=1`` (or the logger
   ``gt4py.infra.caching`` at DEBUG) every miss says which part changed.
+- :func:`hits_only`: lookups that never build (a miss raises :class:`WouldBuild`).
 - :func:`import_generated_module` imports generated Python from an entry, never via bytecode.
 
 ``python -m gt4py.infra.cache info|clean`` inspects and trims the cache.
@@ -21,6 +22,7 @@ from ._build_dir_cache import BuildDirCache as BuildDirCache
 from ._errors import CacheError as CacheError
 from ._file_cache import FileCache as FileCache
 from ._generated_module import import_generated_module as import_generated_module
+from ._hits_only import WouldBuild as WouldBuild, hits_only as hits_only
 from ._keys import CacheKey as CacheKey
 from ._source_digest import source_digest as source_digest
 
@@ -30,8 +32,10 @@ __all__ = [
     "CacheError",
     "CacheKey",
     "FileCache",
+    "WouldBuild",
     "atomic_publish_dir",
     "builds_in_this_thread",
+    "hits_only",
     "import_generated_module",
     "atomic_write_bytes",
     "source_digest",

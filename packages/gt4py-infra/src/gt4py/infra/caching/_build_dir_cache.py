@@ -24,6 +24,7 @@ from ._build_counts import count_build
 from ._diagnostics import PreviousEntry, report_miss
 from ._errors import CacheError
 from ._file_format import CorruptEntry
+from ._hits_only import refuse_to_build
 from ._keys import CacheKey
 from ._layout import NamespaceLayout, is_entry_name
 from ._locking import build_lock
@@ -90,6 +91,7 @@ class BuildDirCache(NamespacedCache):
     def _build_locked(
         self, layout: NamespaceLayout, key: CacheKey, build: Callable[[pathlib.Path], object]
     ) -> pathlib.Path:
+        refuse_to_build(self.namespace)
         layout = self._writable_layout(layout, key)
         entry = layout.dir_entry(key.digest)
         prepare_lock_file(layout.lock_path(key.digest))

@@ -14,6 +14,7 @@ from ._atomic import disk_full_is_a_cache_error, prepare_lock_file, write_chunks
 from ._build_counts import count_build
 from ._diagnostics import PreviousEntry, report_miss
 from ._file_format import CorruptEntry, PayloadKind
+from ._hits_only import refuse_to_build
 from ._keys import CacheKey
 from ._layout import NamespaceLayout, is_entry_name
 from ._locking import build_lock
@@ -103,6 +104,7 @@ class FileCache(NamespacedCache):
         build: Callable[[], Any],
         to_payload: Callable[[Any], bytes],
     ) -> Any:
+        refuse_to_build(self.namespace)
         layout = self._writable_layout(layout, key)
         prepare_lock_file(layout.lock_path(key.digest))
         # Double-checked: another builder may have published while we waited for the lock.

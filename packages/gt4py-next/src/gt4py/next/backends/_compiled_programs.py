@@ -31,6 +31,7 @@ import numpy as np
 from gt4py.infra import pipeline
 
 from .. import ir
+from ..errors import CallArgumentError
 from ..ffront import type_specifications as ts
 from ..ffront._call_arguments import check_call_arguments, check_operator_out, check_scan_out
 from ..ffront.decorator import Program, ScanOperator, enable_jit_override
@@ -278,7 +279,7 @@ class ProgramPool:
         with JIT enabled)."""
         given = len(args) - 2 * domain_arity(domain_dims)
         if given != len(self._names):
-            raise TypeError(
+            raise CallArgumentError(
                 f"{self.definition.__name__}() takes {len(self._names)} argument(s) "
                 f"({', '.join(self._names)}), got {given}"
             )
@@ -477,6 +478,8 @@ class ProgramPool:
 
         from .._backend import register_compilation
 
+        if self._install_from_caches(prepared):
+            return
         task = functools.partial(
             make_artifact, self.backend.compiler, prepared.optimized, prepared.table_dtypes
         )
@@ -484,6 +487,25 @@ class ProgramPool:
         pending = PendingVariant(self, prepared, future)
         self.pending[prepared.key] = pending
         register_compilation(pending)
+
+    def _install_from_caches(self, prepared: _Prepared) -> bool:
+        """Make the artifact here if every one of its steps is a cache hit (a warm start: a
+        worker would cost its start and the task's transfer for a few lookups); the first
+        miss leaves it to the worker, which then builds from that step on."""
+        from gt4py.infra import caching
+
+        if not self.backend.compiler.cached_steps:
+            return False
+        try:  # a miss raises out of the event, which then logs nothing
+            with self.compile_event(prepared.key) as event:
+                with caching.hits_only():
+                    artifact = self.backend.compiler.make_artifact(
+                        prepared.optimized, prepared.table_dtypes
+                    )
+                self.variants[prepared.key] = self._finish(prepared, artifact, event)
+        except Exception:  # WouldBuild; any other failure is the worker's to report
+            return False
+        return True
 
     # -- making variants ------------------------------------------------------------------------
 

@@ -63,6 +63,11 @@ class ArtifactPipeline(abc.ABC):
     #: nest (gtfn's fusion): then fields sharing memory across them need care (``_aliasing``).
     fuses_statements: bool = True
 
+    #: Whether every step that takes time is behind a cache (``infra.caching``): then a
+    #: background compile first runs the steps here under ``caching.hits_only()``, and a warm
+    #: cache costs lookups, not a worker (a step without a cache would run in the caller).
+    cached_steps: bool = False
+
     @property
     @abc.abstractmethod
     def steps(self) -> tuple[tuple[pipeline.Stage, Step], ...]:

@@ -257,6 +257,11 @@ class GTFNPipeline(_pipeline.ArtifactPipeline):
     device: Literal["cpu", "gpu", "emulated"] = "cpu"
 
     @property
+    def cached_steps(self) -> bool:  # type: ignore[override]  # a property of the config
+        """The native build is always cached; the translation unless configured off."""
+        return isinstance(self.translation, CachedTranslation)
+
+    @property
     def steps(self) -> tuple[tuple[Any, _pipeline.Step], ...]:
         source = _pipeline.CPP if self.device == "cpu" else _pipeline.CU
         return ((source, self.translate), (_pipeline.SO, self.compile))

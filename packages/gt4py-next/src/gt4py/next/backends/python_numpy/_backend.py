@@ -22,6 +22,7 @@ class PythonPipeline(_pipeline.ArtifactPipeline):
     """generate numpy code and publish it in the cache (``py``) -> import it."""
 
     fuses_statements = False  # every statement computes its whole value, then writes
+    cached_steps = True  # the generated module is published in the ``next/itir_python`` cache
 
     @property
     def steps(self) -> tuple[tuple[Any, _pipeline.Step], ...]:
