@@ -227,3 +227,30 @@ def test_released_factory_names_give_the_stock_backends():
     assert gtfn.run_gtfn is gtx.gtfn_cpu and gtfn.run_gtfn_gpu is gtx.gtfn_gpu
     with pytest.raises(TypeError, match="make_gtfn_backend"):
         gtfn.GTFNBackendFactory(otf_workflow=None)
+
+
+# -- the passes' persistent cache (issue 28) ------------------------------------------------------
+
+
+def test_the_passes_run_once_per_program_and_settings(cache_dir, monkeypatch):
+    from gt4py.infra import caching
+    from gt4py.next.backends import _pipeline
+
+    program = lowering.lower_program(make_program(gtx.itir_python))
+    runs: list[_pipeline.Passes] = []
+    real_run = _pipeline.Passes.run
+
+    def counted(self, program):
+        runs.append(self)
+        return real_run(self, program)
+
+    monkeypatch.setattr(_pipeline.Passes, "run", counted)
+    passes = _pipeline.Passes()
+    first = passes(program)
+    again = _pipeline.Passes()(program)  # an equal object, as in a new process: a hit
+    assert len(runs) == 1 and ir.to_text(again) == ir.to_text(first)
+    _pipeline.Passes(cse=False)(program)  # other settings: run again
+    assert len(runs) == 2
+    assert list((cache_dir / "next" / "passes").iterdir())
+    with caching.hits_only():  # the hit needs no build
+        assert ir.to_text(passes(program)) == ir.to_text(first)
