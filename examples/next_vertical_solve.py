@@ -63,9 +63,10 @@ def main() -> int:
 
     domain = gtx.domain({I: ni, J: nj, K: nk})
     out = gtx.zeros(domain)
-    implicit_diffusion(
-        *(gtx.as_field(domain, x) for x in (lower, diagonal, upper, rhs)), out, offset_provider={}
+    lower_f, diagonal_f, upper_f, rhs_f = (
+        gtx.as_field(domain, x) for x in (lower, diagonal, upper, rhs)
     )
+    implicit_diffusion(lower_f, diagonal_f, upper_f, rhs_f, out, offset_provider={})
     result = out.asnumpy()
 
     matrix = np.diag(diagonal[0, 0]) + np.diag(lower[0, 0, 1:], -1) + np.diag(upper[0, 0, :-1], 1)

@@ -106,7 +106,14 @@ def _dry_run(python: pathlib.Path, requirement: str, *links: pathlib.Path, offli
     return dict(re.findall(r"^ \+ (\S+)==(\S+)$", out.stderr, flags=re.MULTILINE))
 
 
-BOTH_STACKS = {"gt4py", "gt4py-next", "gt4py-cartesian", "gt4py-eve", "gt4py-storage", "gt4py-infra"}
+BOTH_STACKS = {
+    "gt4py",
+    "gt4py-next",
+    "gt4py-cartesian",
+    "gt4py-eve",
+    "gt4py-storage",
+    "gt4py-infra",
+}
 
 
 @pytest.mark.parametrize(

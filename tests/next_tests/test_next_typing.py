@@ -1,15 +1,23 @@
-"""mypy (strict, with gt4py.next's plugin) on the user-style files of typing_tests/.
+"""mypy (strict, with gt4py.next's plugin) on the user-style files of typing_tests/, and pyright
+on the typed calls (ADR 0029).
 
 A line ending in `# E: code[, code...]` must get exactly those mypy error codes; every other
-line must get none.
+line must get none. In `next_typed_calls.py`, `# P: rule[, rule...]` (before any `# E:`) marks
+the errors pyright must report, and every other line must get none.
 """
 
 from __future__ import annotations
 
 import collections
+import importlib.util
+import json
+import os
 import pathlib
 import re
 import runpy
+import shutil
+import subprocess
+import sys
 
 import pytest
 
@@ -22,6 +30,8 @@ REPO = pathlib.Path(__file__).resolve().parents[2]
 FOLDER = REPO / "typing_tests"
 _ERROR = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+): error: (?P<message>.*)  \[(?P<code>[a-z-]+)\]$")  # fmt: skip
 _EXPECTED = re.compile(r"#\s*E:\s*(?P<codes>[a-z-]+(?:\s*,\s*[a-z-]+)*)\s*$")
+_PYRIGHT_EXPECTED = re.compile(r"#\s*P:\s*(?P<rules>[A-Za-z]+(?:\s*,\s*[A-Za-z]+)*)\s*(?:#|$)")
+PYRIGHT_FILE = FOLDER / "next_typed_calls.py"
 
 
 def _expected() -> collections.Counter[tuple[str, int, str]]:
@@ -75,3 +85,58 @@ def test_the_accepted_annotations_also_run():
     """The file mypy accepts is gt4py.next code that decorates without errors."""
     namespace = runpy.run_path(str(FOLDER / "next_annotations.py"))
     assert namespace["IJField"].__parameters__ == (namespace["T"],)
+
+
+def test_the_typed_calls_are_checked_by_mypy(mypy_errors):
+    """A wrong, missing or extra argument to a program or a field operator, with and without
+    the keywords a call adds (`out=`, `offset_provider=`), is a mypy error."""
+    expected = {line for name, line, _ in _expected() if name == PYRIGHT_FILE.name}
+    assert len(expected) == 12
+    assert expected <= {line for name, line, _ in mypy_errors if name == PYRIGHT_FILE.name}
+
+
+def _pyright_expected() -> collections.Counter[tuple[int, str]]:
+    expected: collections.Counter[tuple[int, str]] = collections.Counter()
+    for number, line in enumerate(PYRIGHT_FILE.read_text().splitlines(), start=1):
+        match = _PYRIGHT_EXPECTED.search(line)
+        if match:
+            for rule in match["rules"].split(","):
+                expected[(number, rule.strip())] += 1
+    return expected
+
+
+def test_pyright_finds_the_wrong_calls_and_nothing_else(tmp_path):
+    # pyright (the `typing` group) runs on node: without node its wrapper would download one
+    if importlib.util.find_spec("pyright") is None or shutil.which("node") is None:
+        pytest.skip("pyright or node is not installed")
+    completed = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pyright",
+            "--outputjson",
+            "--project",
+            str(FOLDER / "pyrightconfig.json"),
+            "--pythonpath",
+            sys.executable,
+            str(PYRIGHT_FILE),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=tmp_path,
+        env={**os.environ, "PYRIGHT_PYTHON_IGNORE_WARNINGS": "1"},  # no version look-up
+    )
+    assert completed.returncode in (0, 1), completed.stdout + completed.stderr
+    report = json.loads(completed.stdout)
+    found: collections.Counter[tuple[int, str]] = collections.Counter()
+    for diagnostic in report["generalDiagnostics"]:
+        if diagnostic["severity"] == "error":
+            assert pathlib.Path(diagnostic["file"]).name == PYRIGHT_FILE.name, diagnostic
+            found[(diagnostic["range"]["start"]["line"] + 1, diagnostic.get("rule", ""))] += 1
+    expected = _pyright_expected()
+    assert sum(expected.values()) == 7  # six wrong calls, one Python float for a float64
+    assert not expected - found, (
+        f"expected errors pyright did not report: {sorted(expected - found)}"
+    )
+    assert not found - expected, f"errors on lines without '# P:': {sorted(found - expected)}"

@@ -66,6 +66,16 @@ class StencilCompilationError(GTScriptError):
         self.source_dir = source_dir
 
 
+#: The errors about the user's definition or call, whose tracebacks the entry points (the
+#: decorators, ``StencilObject.__call__``) cut down to the user's frames (ADR 0030). A
+#: ``StencilCompilationError`` is gt4py's (its generated code did not compile): never filtered.
+USER_ERRORS: tuple[type[Exception], ...] = (
+    GTScriptSyntaxError,
+    GTScriptDefinitionError,
+    StencilArgumentError,
+)
+
+
 __all__ = [
     "GTScriptDefinitionError",
     "GTScriptError",

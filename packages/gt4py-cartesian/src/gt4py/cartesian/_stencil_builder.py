@@ -39,10 +39,11 @@ from typing import Any
 
 from gt4py.infra import pipeline
 from gt4py.infra.caching import BuildDirCache, import_generated_module
+from gt4py.infra.tracebacks import hide_internal_frames
 
 from . import _backends
 from ._backends import MODULE_FILE, Backend, EntryContents
-from ._errors import GTScriptDefinitionError
+from ._errors import USER_ERRORS, GTScriptDefinitionError
 from ._pipeline import BuildRequest, render
 from ._stencil_key import stencil_identity
 from ._stencil_object import StencilObject
@@ -261,11 +262,23 @@ class LazyStencil:
     @property
     def implementation(self) -> StencilObject:
         if self._implementation is None:
-            self._implementation = build_stencil(self.definition, **self._build_args)
+            try:
+                self._implementation = build_stencil(self.definition, **self._build_args)
+            except USER_ERRORS as error:  # the user's frames only (ADR 0030)
+                hide_internal_frames(error)
+                raise
         return self._implementation
 
     def __call__(self, *args: Any, **kwargs: Any) -> None:
-        self.implementation(*args, **kwargs)
+        try:
+            self.implementation(*args, **kwargs)
+        except USER_ERRORS as error:
+            hide_internal_frames(error)
+            raise
 
     def run(self, *args: Any, **kwargs: Any) -> None:
-        self.implementation.run(*args, **kwargs)
+        try:
+            self.implementation.run(*args, **kwargs)
+        except USER_ERRORS as error:
+            hide_internal_frames(error)
+            raise

@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from gt4py import storage
+from gt4py.infra.tracebacks import hide_internal_frames
 
-from ._errors import StencilArgumentError
+from ._errors import USER_ERRORS, StencilArgumentError
 
 
 if TYPE_CHECKING:
@@ -136,50 +137,54 @@ class StencilObject:
         exec_info: dict[str, Any] | None = None,
         **kwargs: Any,
     ) -> None:
-        if exec_info is not None:
-            exec_info["call_start_time"] = time.perf_counter()
-        values = self._bind(args, kwargs)
-        key = self._plan_key(values, origin, domain) if validate_args and not kwargs else None
-        plan = self._plans.get(key) if key is not None else None
-        if plan is not None:
-            origins, domain = plan
-        else:
-            origins = self._origins(values, origin)
-            domain = self._domain(values, origins) if domain is None else tuple(domain)
-            if validate_args:
-                self._validate(values, origins, domain)
-            if key is not None:
-                if len(self._plans) >= _MAX_PLANS:
-                    self._plans.clear()
-                self._plans[key] = (origins, domain)
-        if self._few_pairs:  # one `is` per pair of the owners of the memory (ADR 0027)
-            for i, j in self._alias_pairs:
-                a, b = values[i], values[j]
-                # a numpy array owning its memory is its own owner: no call for the usual case
-                owner_a = a if a.__class__ is np.ndarray and a.base is None else _owner(a)
-                owner_b = b if b.__class__ is np.ndarray and b.base is None else _owner(b)
-                if owner_a is owner_b or owner_a is _FOREIGN or owner_b is _FOREIGN:
-                    values = self._separate_overlapping(values)
-                    break
-        elif self._alias_pairs:
-            values = self._unaliased(values)
-        if self._python_run and validate_args:
-            problem = self._unwritable(values)
-            if problem is not None:
-                raise StencilArgumentError(problem)
-        if exec_info is not None:
-            exec_info.update(
-                origin=dict(origins), domain=domain, run_start_time=time.perf_counter()
-            )
         try:
-            self._run(*values, domain, *(origins[n] for n in self._field_names))
-        except TypeError:
-            problem = self._unwritable(values) if validate_args else None
-            if problem is not None:  # nanobind's rejection, said clearly
-                raise StencilArgumentError(problem) from None
+            if exec_info is not None:
+                exec_info["call_start_time"] = time.perf_counter()
+            values = self._bind(args, kwargs)
+            key = self._plan_key(values, origin, domain) if validate_args and not kwargs else None
+            plan = self._plans.get(key) if key is not None else None
+            if plan is not None:
+                origins, domain = plan
+            else:
+                origins = self._origins(values, origin)
+                domain = self._domain(values, origins) if domain is None else tuple(domain)
+                if validate_args:
+                    self._validate(values, origins, domain)
+                if key is not None:
+                    if len(self._plans) >= _MAX_PLANS:
+                        self._plans.clear()
+                    self._plans[key] = (origins, domain)
+            if self._few_pairs:  # one `is` per pair of the owners of the memory (ADR 0027)
+                for i, j in self._alias_pairs:
+                    a, b = values[i], values[j]
+                    # a numpy array owning its memory is its own owner: no call for the usual case
+                    owner_a = a if a.__class__ is np.ndarray and a.base is None else _owner(a)
+                    owner_b = b if b.__class__ is np.ndarray and b.base is None else _owner(b)
+                    if owner_a is owner_b or owner_a is _FOREIGN or owner_b is _FOREIGN:
+                        values = self._separate_overlapping(values)
+                        break
+            elif self._alias_pairs:
+                values = self._unaliased(values)
+            if self._python_run and validate_args:
+                problem = self._unwritable(values)
+                if problem is not None:
+                    raise StencilArgumentError(problem)
+            if exec_info is not None:
+                exec_info.update(
+                    origin=dict(origins), domain=domain, run_start_time=time.perf_counter()
+                )
+            try:
+                self._run(*values, domain, *(origins[n] for n in self._field_names))
+            except TypeError:
+                problem = self._unwritable(values) if validate_args else None
+                if problem is not None:  # nanobind's rejection, said clearly
+                    raise StencilArgumentError(problem) from None
+                raise
+            if exec_info is not None:
+                exec_info["run_end_time"] = exec_info["call_end_time"] = time.perf_counter()
+        except USER_ERRORS as error:  # the user's frames only (ADR 0030)
+            hide_internal_frames(error)
             raise
-        if exec_info is not None:
-            exec_info["run_end_time"] = exec_info["call_end_time"] = time.perf_counter()
 
     def run(
         self,

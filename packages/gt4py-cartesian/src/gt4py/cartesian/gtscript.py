@@ -22,7 +22,10 @@ from typing import Any
 
 import numpy as np
 
+from gt4py.infra.tracebacks import hide_internal_frames as _hide_internal_frames
+
 from ._errors import (
+    USER_ERRORS as _USER_ERRORS,
     GTScriptDefinitionError as GTScriptDefinitionError,
     GTScriptError as GTScriptError,
     GTScriptSymbolError as GTScriptSymbolError,
@@ -390,18 +393,26 @@ def stencil(
     caller_locals = sys._getframe(1).f_locals  # resolves string annotations naming locals
 
     def decorate(func: Callable[..., Any]) -> Any:
-        return build_stencil(
-            func,
-            backend=backend,
-            externals=externals,
-            name=name,
-            rebuild=rebuild,
-            dtypes=dtypes,
-            options=backend_options,
-            annotation_locals=caller_locals,
-        )
+        try:
+            return build_stencil(
+                func,
+                backend=backend,
+                externals=externals,
+                name=name,
+                rebuild=rebuild,
+                dtypes=dtypes,
+                options=backend_options,
+                annotation_locals=caller_locals,
+            )
+        except _USER_ERRORS as error:  # the user's frames only (ADR 0030)
+            _hide_internal_frames(error)
+            raise
 
-    return decorate if definition is None else decorate(definition)
+    try:
+        return decorate if definition is None else decorate(definition)
+    except _USER_ERRORS as error:
+        _hide_internal_frames(error)
+        raise
 
 
 def lazy_stencil(

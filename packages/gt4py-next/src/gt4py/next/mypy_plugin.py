@@ -8,6 +8,14 @@ checker, which runs when the operator is decorated. The dtype (second) argument 
 a type, so a misspelled dtype is still an error, and an alias generic over a ``TypeVar``
 (``IJField = Field[Dims[I, J], T]``, then ``IJField[float64]``) works as usual.
 
+Calls of programs and field operators (ADR 0029): the decorators keep the definition's
+parameters (a ParamSpec), which cannot say the keywords a call adds (``out=``, ``domain=``,
+``offset_provider=``, ``enable_jit=``), so ``__call__``'s overloads take any arguments once one
+of those is given. The plugin gives each overload the definition's parameters plus its own
+keywords, so every call form is checked, and lets a numpy scalar parameter take the Python
+scalar gt4py accepts for it at run time (ADR 0017: an ``int`` for integers and floats, a
+``float`` for floats, a ``bool`` for bools).
+
 Typing only: nothing of gt4py imports this module at run time, and mypy imports it only when a
 configuration names it.
 """
@@ -16,12 +24,34 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mypy.plugin import AnalyzeTypeContext, Plugin  # tach-ignore
-from mypy.types import Type  # tach-ignore
+from mypy.nodes import ARG_NAMED, ARG_NAMED_OPT, ARG_STAR2  # tach-ignore
+from mypy.plugin import AnalyzeTypeContext, MethodSigContext, Plugin  # tach-ignore
+from mypy.types import (  # tach-ignore
+    FunctionLike,
+    Instance,
+    Parameters,
+    Type,
+    UnionType,
+    get_proper_type,
+)
 
 
 _FIELD = "gt4py.next._field.Field"
 _DIMS = "gt4py.next._dimensions.Dims"
+_CALLS = frozenset(
+    {
+        "gt4py.next.ffront.decorator.FieldOperator.__call__",
+        "gt4py.next.ffront.decorator.Program.__call__",
+    }
+)
+#: the keywords a call adds to the definition's parameters
+_CALL_KEYWORDS = frozenset({"out", "domain", "offset_provider", "enable_jit"})
+#: numpy scalar bases -> the Python scalar gt4py also accepts (ADR 0017)
+_PYTHON_SCALARS = (
+    ("numpy.bool", "builtins.bool"),
+    ("numpy.integer", "builtins.int"),
+    ("numpy.floating", "builtins.float"),  # takes an int too (mypy's promotion)
+)
 
 
 def _field_annotation(ctx: AnalyzeTypeContext) -> Type:
@@ -40,6 +70,43 @@ def _dims_annotation(ctx: AnalyzeTypeContext) -> Type:
     return ctx.api.named_type(_DIMS, [])
 
 
+def _with_python_scalar(ctx: MethodSigContext, type_: Type) -> Type:
+    proper = get_proper_type(type_)
+    if isinstance(proper, Instance):
+        for numpy_base, python in _PYTHON_SCALARS:
+            if proper.type.has_base(numpy_base):
+                return UnionType.make_union([type_, ctx.api.named_generic_type(python, [])])
+    return type_
+
+
+def _call_signature(ctx: MethodSigContext) -> FunctionLike:
+    """One overload of ``__call__``: the definition's parameters and the overload's keywords."""
+    signature = ctx.default_signature
+    entry = get_proper_type(ctx.type)
+    if not isinstance(entry, Instance) or not entry.args:
+        return signature
+    parameters = get_proper_type(entry.args[0])
+    if not isinstance(parameters, Parameters) or parameters.is_ellipsis_args:
+        return signature  # Program[...]: any arguments
+    names = set(parameters.arg_names)
+    kinds, types, arg_names = (
+        list(parameters.arg_kinds),
+        list(parameters.arg_types),
+        list(parameters.arg_names),
+    )
+    types = [_with_python_scalar(ctx, t) for t in types]
+    at = kinds.index(ARG_STAR2) if ARG_STAR2 in kinds else len(kinds)
+    for kind, type_, name in zip(
+        signature.arg_kinds, signature.arg_types, signature.arg_names, strict=True
+    ):
+        if name in _CALL_KEYWORDS and name not in names and kind in (ARG_NAMED, ARG_NAMED_OPT):
+            kinds.insert(at, kind)
+            types.insert(at, type_)
+            arg_names.insert(at, name)
+            at += 1
+    return signature.copy_modified(arg_kinds=kinds, arg_types=types, arg_names=arg_names)
+
+
 class GT4PyNextPlugin(Plugin):
     """Reads gt4py.next's value-parametrized annotations (see the module's docstring)."""
 
@@ -49,6 +116,11 @@ class GT4PyNextPlugin(Plugin):
         if fullname == _DIMS:
             return _dims_annotation
         return None
+
+    def get_method_signature_hook(
+        self, fullname: str
+    ) -> Callable[[MethodSigContext], FunctionLike] | None:
+        return _call_signature if fullname in _CALLS else None
 
 
 def plugin(version: str) -> type[Plugin]:

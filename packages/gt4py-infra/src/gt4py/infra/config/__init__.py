@@ -32,6 +32,7 @@ from ._infra_settings import (
     NANOBIND_MODE as NANOBIND_MODE,
     NATIVE_HOST_TUNED as NATIVE_HOST_TUNED,
     SESSION_CACHE_DIR as SESSION_CACHE_DIR,
+    TRACEBACK_FILTERING as TRACEBACK_FILTERING,
     available_cpus as available_cpus,
 )
 from ._registry import REGISTRY as _REGISTRY, Resolved as Resolved, Snapshot as Snapshot
@@ -104,6 +105,7 @@ __all__ = [
     "NANOBIND_MODE",
     "NATIVE_HOST_TUNED",
     "SESSION_CACHE_DIR",
+    "TRACEBACK_FILTERING",
     "CacheRootError",
     "ConfigError",
     "LegacyAlias",

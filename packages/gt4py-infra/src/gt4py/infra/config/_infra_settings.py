@@ -220,3 +220,30 @@ NATIVE_HOST_TUNED = REGISTRY.register(
         env="GT4PY_NATIVE_HOST_TUNED",
     )
 )
+
+
+def _on_off(text: str) -> str:
+    # the boolean spellings of every other switch (1/0, true/false, yes/no) mean on/off too
+    lowered = text.strip().lower()
+    if lowered in ("1", "true", "yes"):
+        return "on"
+    if lowered in ("0", "false", "no"):
+        return "off"
+    return text
+
+
+TRACEBACK_FILTERING = REGISTRY.register(
+    Setting(
+        name="traceback_filtering",
+        type=str,
+        default="on",
+        choices=("on", "off"),
+        doc=(
+            "'on': tracebacks of errors in the user's definitions and calls (DSL errors, bad "
+            "arguments, GTScript errors) show the user's frames only, with a note; 'off': "
+            "gt4py's internal frames too (gt4py's own bugs are never filtered)"
+        ),
+        env="GT4PY_TRACEBACK_FILTERING",
+        env_text=_on_off,
+    )
+)

@@ -21,6 +21,7 @@ from .._scalar_types import SCALAR_TYPES  # noqa: F401  (keeps scalar dtype regi
 from ..embedded._shifts import check_provider_entry
 from ..embedded.exceptions import OffsetProviderError
 from ..embedded.nd_array_field import NdArrayField
+from ..errors import CallArgumentError
 from ..ffront import type_specifications as ts
 from ._table_layout import TableLayout
 
@@ -66,7 +67,7 @@ def type_of_argument(value: Any, declared: Any) -> Any:
         return ts.ScalarType(np.dtype(np.int64))
     if isinstance(value, float):
         return ts.ScalarType(np.dtype(np.float64))
-    raise TypeError(f"cannot pass {value!r} to a compiled program")
+    raise CallArgumentError(f"cannot pass {value!r} to a compiled program")
 
 
 Converter = Callable[[Any, list[Any]], None]
@@ -77,13 +78,13 @@ def field_converter(param: ir.FieldParam, name: str) -> Converter:
 
     def convert(value: Any, out: list[Any]) -> None:
         if not isinstance(value, NdArrayField):
-            raise TypeError(
+            raise CallArgumentError(
                 f"argument '{name}' must be a field over ({', '.join(dims)}), got {value!r}"
             )
         domain = value._domain
         actual = tuple(d.value for d in domain.dims)
         if sorted(actual) != sorted(dims):
-            raise TypeError(
+            raise CallArgumentError(
                 f"argument '{name}' has dimensions ({', '.join(actual)}), "
                 f"the compiled program expects ({', '.join(dims)})"
             )

@@ -25,6 +25,7 @@ from gt4py import storage
 from .. import ir
 from ..embedded.exceptions import DomainError
 from ..embedded.nd_array_field import NdArrayField
+from ..errors import CallArgumentError
 from ..ffront import type_specifications as ts
 from . import _aliasing, _arguments as arguments, _extents
 from ._variant_keys import static_token
@@ -73,10 +74,12 @@ class _Emitter:
         param = params[name]
         if isinstance(param, ir.FieldParam):
             if not isinstance(value, NdArrayField):  # the call's type check comes first
-                raise TypeError(f"argument {name!r} must be a field, got {value!r}")
+                raise CallArgumentError(f"argument {name!r} must be a field, got {value!r}")
             actual = tuple(d.value for d in value._domain.dims)
             if sorted(actual) != sorted(param.dims):
-                raise TypeError(f"argument {name!r} has dims {actual}, expected {param.dims}")
+                raise CallArgumentError(
+                    f"argument {name!r} has dims {actual}, expected {param.dims}"
+                )
             dims = self.constant(value._domain.dims)
             dtype = self.constant(value._data.dtype)
             self.guards.append(
@@ -286,7 +289,7 @@ def _readonly(
             data = eval(f"{fields[name][0]}._data", {"args": args})
             flags = getattr(data, "flags", None)
             if flags is not None and not getattr(flags, "writeable", True):
-                raise TypeError(
+                raise CallArgumentError(
                     f"{callee}: argument '{_aliasing.shown_name(name)}' must be writable (the program writes it), "
                     "got a read-only array (flags.writeable is False)"
                 ) from None

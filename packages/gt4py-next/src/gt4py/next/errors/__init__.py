@@ -1,6 +1,8 @@
-"""Errors reported for user code of gt4py.next (``gtx.errors.DSLError`` and subclasses)."""
+"""Errors reported for user code of gt4py.next (``gtx.errors.DSLError`` and subclasses) and
+for calls with arguments that do not fit (``CallArgumentError``, a ``TypeError``)."""
 
 from ._exceptions import (
+    CallArgumentError as CallArgumentError,
     DSLError as DSLError,
     DSLTypeError as DSLTypeError,
     InvalidParameterAnnotationError as InvalidParameterAnnotationError,
@@ -12,6 +14,7 @@ from ._exceptions import (
 
 
 __all__ = [
+    "CallArgumentError",
     "DSLError",
     "DSLTypeError",
     "InvalidParameterAnnotationError",

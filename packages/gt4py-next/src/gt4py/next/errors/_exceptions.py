@@ -92,6 +92,12 @@ class DSLTypeError(DSLError):
     """Operands or arguments whose types do not fit (dtypes, dimensions, arity, ...)."""
 
 
+class CallArgumentError(TypeError):
+    """A call's argument does not fit its parameter (dimensions, dtype, kind, a read-only array
+    the call writes, a missing or extra argument): raised before anything runs, naming the
+    argument. A ``TypeError``, as released gt4py raised for these."""
+
+
 def _rebuild(cls: type[DSLError], location: Any, message: str, state: dict[str, Any]) -> DSLError:
     error = DSLError.__new__(cls)
     DSLError.__init__(error, location, message)

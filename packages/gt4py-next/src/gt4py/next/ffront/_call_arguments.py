@@ -21,6 +21,7 @@ import numpy as np
 from .._dimensions import Dimension
 from ..embedded.exceptions import DomainError, FieldDTypeError
 from ..embedded.nd_array_field import NdArrayField
+from ..errors import CallArgumentError
 from . import type_specifications as ts
 
 
@@ -40,7 +41,7 @@ def check_call_arguments(
         if type_ is not None:
             problem = _mismatch(value, _per_level(type_, value) if scan else type_)
             if problem is not None:
-                raise TypeError(f"{callee}: argument '{name}' {problem}")
+                raise CallArgumentError(f"{callee}: argument '{name}' {problem}")
 
 
 def _per_level(declared: Any, value: Any) -> Any:
@@ -141,11 +142,11 @@ def check_scan_out(callee: str, axis: Dimension, out: Any) -> None:
         if isinstance(value, tuple):
             check_scan_out(callee, axis, value)
         elif not isinstance(value, NdArrayField):
-            raise TypeError(
+            raise CallArgumentError(
                 f"scan operator '{callee}': 'out' must be fields, got {_describe(value)}"
             )
         elif value._domain.dim_index(axis) is None:
-            raise TypeError(
+            raise CallArgumentError(
                 f"scan operator '{callee}': 'out' must have the scan axis {axis.value}, got "
                 f"{_describe(value)}"
             )
@@ -156,7 +157,7 @@ def check_operator_out(callee: str, returns: Any, out: Any) -> None:
     does: a field with (at least) the result's dimensions and its dtype, a tuple for a tuple."""
     if isinstance(returns, ts.TupleType):
         if not isinstance(out, tuple) or len(out) != len(returns.types):
-            raise TypeError(
+            raise CallArgumentError(
                 f"field operator '{callee}' returns a tuple of {len(returns.types)}, 'out' is "
                 f"{_describe(out)}"
             )
@@ -164,9 +165,11 @@ def check_operator_out(callee: str, returns: Any, out: Any) -> None:
             check_operator_out(callee, part, target)
         return
     if isinstance(out, tuple):
-        raise TypeError(f"field operator '{callee}' returns one value but 'out' is a tuple")
+        raise CallArgumentError(f"field operator '{callee}' returns one value but 'out' is a tuple")
     if not isinstance(out, NdArrayField):
-        raise TypeError(f"field operator '{callee}': 'out' must be a field, got {_describe(out)}")
+        raise CallArgumentError(
+            f"field operator '{callee}': 'out' must be a field, got {_describe(out)}"
+        )
     if not isinstance(returns, ts.FieldType):
         return
     missing = [d.value for d in returns.dims or () if out._domain.dim_index(d) is None]
@@ -192,7 +195,7 @@ def check_writable(callee: str, name: str, value: Any) -> None:
         return
     flags = getattr(getattr(value, "_data", None), "flags", None)
     if flags is not None and not getattr(flags, "writeable", True):
-        raise TypeError(
+        raise CallArgumentError(
             f"{callee}: argument '{name}' must be writable (the program writes it), got a "
             "read-only array (flags.writeable is False)"
         )

@@ -10,10 +10,11 @@ fields (``_embedded_run``).
 from __future__ import annotations
 
 import contextvars
+import copy
 import functools
 import logging
 from collections.abc import Callable
-from typing import Any, Final, Self, TypeVar, Unpack, overload
+from typing import TYPE_CHECKING, Any, Final, Generic, ParamSpec, Self, TypeVar, Unpack, overload
 
 import numpy as np
 
@@ -24,10 +25,23 @@ from ..instrumentation._hook_machinery import (
     program_call_context as _program_call_context,
 )
 from ._compilation_options import DEFAULT_OPTIONS, CompilationOptions, CompilationOptionsArgs
+from ._user_errors import USER_ERRORS as _USER_ERRORS, hide_internal_frames as _hide_internal_frames
 
 
 _UNSET: Final = object()
 _EntryT = TypeVar("_EntryT")
+#: the definition's parameters and result, kept by the decorators for type checkers only (ADR
+#: 0029): a call with a wrong, missing or extra argument is a type error at the call site. With
+#: the defaults (PEP 696, typing_extensions' stubs: no run-time dependency) a bare `Program` or
+#: `FieldOperator` annotation means "any signature", as before, also under `--strict`.
+if TYPE_CHECKING:
+    from typing_extensions import ParamSpec as _ParamSpecDefault, TypeVar as _TypeVarDefault
+
+    _P = _ParamSpecDefault("_P", default=...)
+    _R = _TypeVarDefault("_R", default=Any)
+else:
+    _P = ParamSpec("_P")
+    _R = TypeVar("_R")
 #: where a compiled backend keeps the variant pools of a definition (in its ``__dict__``)
 COMPILED_POOLS_ATTRIBUTE: Final = "__gt_compiled_pools__"
 _log = logging.getLogger("gt4py.next.compile")
@@ -50,8 +64,8 @@ def _copy_metadata(target: Any, definition: Callable[..., Any]) -> None:
     target.__module__ = definition.__module__
 
 
-class FieldOperator:
-    """A type-checked field operator.
+class FieldOperator(Generic[_P, _R]):
+    """A type-checked field operator, generic over its definition's parameters and result.
 
     Called from a program or directly with ``out=`` (and ``domain=``, ``offset_provider=``)
     it writes its result into ``out``; called directly without ``out`` it returns the result;
@@ -63,7 +77,7 @@ class FieldOperator:
 
     def __init__(
         self,
-        definition: Callable[..., Any],
+        definition: Callable[_P, _R],
         *,
         backend: Backend,
         grid_type: GridType | None = None,
@@ -119,7 +133,27 @@ class FieldOperator:
         """The checked frontend definition (an eve node)."""
         return self.__gt_signature__.definition
 
+    # For type checkers (ADR 0029): a call with the definition's arguments only (from another
+    # operator, or a direct call returning the result) is checked against them; a ParamSpec
+    # cannot add keywords, so a call with `out=` or `offset_provider=` is checked against the
+    # definition by the mypy plugin only (pyright checks those keywords alone).
+    @overload
+    def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> _R: ...
+    @overload
     def __call__(
+        self,
+        *args: Any,
+        out: Any,
+        domain: Any = None,
+        offset_provider: Any = None,
+        enable_jit: bool | None = None,
+        **kwargs: Any,
+    ) -> None: ...
+    @overload
+    def __call__(
+        self, *args: Any, offset_provider: Any, enable_jit: bool | None = None, **kwargs: Any
+    ) -> _R: ...
+    def __call__(  # type: ignore[misc]  # P could name `out`: not in gt4py definitions
         self,
         *args: Any,
         out: Any = None,
@@ -128,63 +162,85 @@ class FieldOperator:
         enable_jit: bool | None = None,
         **kwargs: Any,
     ) -> Any:
-        from . import _embedded_run
+        try:
+            from . import _embedded_run
 
-        if enable_jit is not None and self._mode is ExecutionMode.COMPILED:
-            with _jit_for_this_call(enable_jit):
-                return self(
-                    *args, out=out, domain=domain, offset_provider=offset_provider, **kwargs
+            if enable_jit is not None and self._mode is ExecutionMode.COMPILED:
+                with _jit_for_this_call(enable_jit):
+                    return self(
+                        *args, out=out, domain=domain, offset_provider=offset_provider, **kwargs
+                    )
+            if self._mode is ExecutionMode.EMBEDDED or _embedded_run.in_operator_body.get():
+                args, kwargs = _numpy_bools(args, kwargs)
+            if out is None:
+                if domain is not None:
+                    raise TypeError(f"{self.__name__}: 'domain' needs 'out'")
+                if offset_provider is None and _embedded_run.in_operator_body.get():
+                    return _embedded_run.call_nested(
+                        self.definition,
+                        args,
+                        kwargs,
+                        self.__gt_signature__.forwards_requested_domain,
+                    )
+                if self._mode is ExecutionMode.EMBEDDED:
+                    return _embedded_run.run_returning(
+                        self.definition, args, kwargs, offset_provider
+                    )
+                raise TypeError(
+                    f"{self.__name__} runs on the compiled backend {self.backend.name}: pass "
+                    "'out=' (a compiled field operator writes into fields)"
                 )
-        if self._mode is ExecutionMode.EMBEDDED or _embedded_run.in_operator_body.get():
-            args, kwargs = _numpy_bools(args, kwargs)
-        if out is None:
-            if domain is not None:
-                raise TypeError(f"{self.__name__}: 'domain' needs 'out'")
-            if offset_provider is None and _embedded_run.in_operator_body.get():
-                return _embedded_run.call_nested(
-                    self.definition, args, kwargs, self.__gt_signature__.forwards_requested_domain
-                )
-            if self._mode is ExecutionMode.EMBEDDED:
-                return _embedded_run.run_returning(self.definition, args, kwargs, offset_provider)
-            raise TypeError(
-                f"{self.__name__} runs on the compiled backend {self.backend.name}: pass "
-                "'out=' (a compiled field operator writes into fields)"
-            )
-        if self._mode is ExecutionMode.EMBEDDED or _embedded_run.in_operator_body.get():
-            from ._call_arguments import check_writable
+            if self._mode is ExecutionMode.EMBEDDED or _embedded_run.in_operator_body.get():
+                from ._call_arguments import check_writable
 
-            check_writable(f"field operator '{self.__name__}'", "out", out)
-            _embedded_run.run_into(
-                self.definition,
+                check_writable(f"field operator '{self.__name__}'", "out", out)
+                _embedded_run.run_into(
+                    self.definition,
+                    args,
+                    kwargs,
+                    out,
+                    domain,
+                    offset_provider,
+                    self.__gt_signature__.forwards_requested_domain,
+                )
+                return None
+            return self.backend.run(  # type: ignore[attr-defined]
+                self,
                 args,
-                kwargs,
-                out,
-                domain,
-                offset_provider,
-                self.__gt_signature__.forwards_requested_domain,
+                {**kwargs, "out": out, "domain": domain},
+                offset_provider=offset_provider,
             )
-            return None
-        return self.backend.run(  # type: ignore[attr-defined]
-            self, args, {**kwargs, "out": out, "domain": domain}, offset_provider=offset_provider
-        )
+        except _USER_ERRORS as error:  # the user's frames only (ADR 0030)
+            _hide_internal_frames(error)
+            raise
 
     @property
     def compiled_variants(self) -> tuple[Any, ...]:
         """The variants compiled on this operator's backend so far (see ``Program``)."""
         return _compiled_variants(self)
 
-    def compile(self, offset_provider: Any = None, **static_arguments: Any) -> Any:
+    def compile(self, offset_provider: Any = None, **static_arguments: Any) -> Self:
         """Compile ahead of time (compiled backends only) the call ``op(*args, out=...,
         offset_provider=...)``, ``out`` typed as the operator's result: one variant per
         combination of the static arguments' values (each a list), as ``Program.compile``."""
-        return _compile(self, f"{self._kind} '{self.__name__}'", offset_provider, static_arguments)
+        try:
+            return _compile(
+                self, f"{self._kind} '{self.__name__}'", offset_provider, static_arguments
+            )
+        except _USER_ERRORS as error:  # the user's frames only (ADR 0030)
+            _hide_internal_frames(error)
+            raise
 
     def __repr__(self) -> str:
         return f"<{self._kind} {self.__name__} on {self.backend.name}>"
 
 
-class ScanOperator(FieldOperator):
-    """A field operator that carries a value along ``axis``, level by level."""
+class ScanOperator(FieldOperator[..., Any]):
+    """A field operator that carries a value along ``axis``, level by level.
+
+    Not generic: its definition takes the carry and scalars, a call passes fields (or scalars)
+    without the carry, which a ParamSpec cannot say; calls are not checked by type checkers.
+    """
 
     _kind = "scan operator"
 
@@ -246,38 +302,42 @@ class ScanOperator(FieldOperator):
         enable_jit: bool | None = None,
         **kwargs: Any,
     ) -> Any:
-        from . import _embedded_run
+        try:
+            from . import _embedded_run
 
-        embedded = self._mode is ExecutionMode.EMBEDDED or _embedded_run.in_operator_body.get()
-        if not embedded:
-            return super().__call__(
-                *args,
-                out=out,
-                domain=domain,
-                offset_provider=offset_provider,
-                enable_jit=enable_jit,
-                **kwargs,
+            embedded = self._mode is ExecutionMode.EMBEDDED or _embedded_run.in_operator_body.get()
+            if not embedded:
+                return super().__call__(
+                    *args,
+                    out=out,
+                    domain=domain,
+                    offset_provider=offset_provider,
+                    enable_jit=enable_jit,
+                    **kwargs,
+                )
+            if out is not None:
+                from ._call_arguments import check_writable
+
+                check_writable(f"scan operator '{self.__name__}'", "out", out)
+            signature = self.__gt_signature__
+            if self._result_dtypes is None:
+                self._result_dtypes = _dtypes_of(signature.definition.returns)
+            result = _embedded_run.run_scan(
+                signature.level_function or self.definition,
+                self.axis,
+                self.forward,
+                self.init,
+                self._bind(args, kwargs),
+                out,
+                domain,
+                offset_provider,
+                self._result_dtypes,
+                pointwise=signature.level_function is None,
             )
-        if out is not None:
-            from ._call_arguments import check_writable
-
-            check_writable(f"scan operator '{self.__name__}'", "out", out)
-        signature = self.__gt_signature__
-        if self._result_dtypes is None:
-            self._result_dtypes = _dtypes_of(signature.definition.returns)
-        result = _embedded_run.run_scan(
-            signature.level_function or self.definition,
-            self.axis,
-            self.forward,
-            self.init,
-            self._bind(args, kwargs),
-            out,
-            domain,
-            offset_provider,
-            self._result_dtypes,
-            pointwise=signature.level_function is None,
-        )
-        return result if out is None else None
+            return result if out is None else None
+        except _USER_ERRORS as error:  # the user's frames only (ADR 0030)
+            _hide_internal_frames(error)
+            raise
 
 
 def _numpy_bools(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
@@ -306,8 +366,9 @@ def _dtypes_of(type_: Any) -> Any:
     return dtype
 
 
-class Program:
-    """A type-checked program: a sequence of operator calls writing into ``out`` fields.
+class Program(Generic[_P]):
+    """A type-checked program: a sequence of operator calls writing into ``out`` fields;
+    generic over its definition's parameters.
 
     Call it with the program's arguments and ``offset_provider=`` (neighbour tables for
     unstructured shifts; optional on Cartesian grids).
@@ -317,7 +378,7 @@ class Program:
 
     def __init__(
         self,
-        definition: Callable[..., Any],
+        definition: Callable[_P, object],
         *,
         backend: Backend,
         grid_type: GridType | None = None,
@@ -335,6 +396,7 @@ class Program:
         #: backends, so they are constants of the generated code as in released gt4py)
         self.bound_args: dict[str, Any] = {} if bound_args is None else dict(bound_args)
         self._definition_error: Exception | None = None
+        self._definition_traceback: Any = None  # each raise of the error starts from it again
         if checked is None:
             from ..errors import DSLError
             from ._frontend import check_program
@@ -346,14 +408,21 @@ class Program:
                 # first used (called, compiled), not where it is defined: a module holding
                 # one that nobody calls still imports (ADR 0015).
                 self._definition_error = error
+                self._definition_traceback = error.__traceback__
         self._checked = checked
+
+    def _raised_definition_error(self) -> Exception:
+        """The definition's DSLError as each use raises it: a copy, with the frontend's
+        traceback, so that one use's traceback does not pile onto the next one's."""
+        assert self._definition_error is not None
+        return copy.copy(self._definition_error).with_traceback(self._definition_traceback)
 
     @property
     def checked(self) -> Any:
         """The frontend's result, a ``checked.CheckedProgram`` that lowering reads (raises the
         definition's DSLError, if any)."""
         if self._definition_error is not None:
-            raise self._definition_error
+            raise self._raised_definition_error()
         return self._checked
 
     @functools.cached_property
@@ -368,29 +437,30 @@ class Program:
         """The checked frontend definition, an eve node (raises the definition's DSLError)."""
         return self.checked.definition
 
-    def with_backend(self, backend: Backend) -> Program:
+    def with_backend(self, backend: Backend) -> Self:
         """The same program on another backend (not checked again; no compiled variants)."""
         return self._replace(backend=backend)
 
-    def with_grid_type(self, grid_type: GridType) -> Program:
+    def with_grid_type(self, grid_type: GridType) -> Self:
         return self._replace(grid_type=GridType(grid_type))
 
-    def with_compilation_options(self, **options: Unpack[CompilationOptionsArgs]) -> Program:
+    def with_compilation_options(self, **options: Unpack[CompilationOptionsArgs]) -> Self:
         """The same program with these compilation options changed (``enable_jit``,
         ``static_params``, ``connectivities``, ``static_domains``; see
         ``gt4py.next.ffront._compilation_options``); it starts with no compiled variants."""
         what = f"program '{self.__name__}'.with_compilation_options()"
         return self._replace(compilation_options=self.compilation_options.replace(what, **options))
 
-    def with_static_params(self, *static_params: str | None) -> Program:
+    def with_static_params(self, *static_params: str | None) -> Self:
         """Released spelling of ``with_compilation_options(static_params=...)``; no names (or
         ``None``) means none."""
         names = tuple(p for p in static_params if p is not None)
         return self.with_compilation_options(static_params=names)
 
-    def with_bound_args(self, **bound: Any) -> Program:
+    def with_bound_args(self, **bound: Any) -> Program[...]:
         """The program with some parameters fixed: a call passes the others only. Bound
-        scalars are static arguments on compiled backends (constants of the generated code)."""
+        scalars are static arguments on compiled backends (constants of the generated code).
+        Its calls are not checked by type checkers (``Program[...]``)."""
         names = [p.name for p in self.checked.params]
         for name in bound:
             if name not in names:
@@ -417,52 +487,67 @@ class Program:
     def enable_jit(self) -> bool | None:
         return self.compilation_options.enable_jit
 
-    def _replace(self, **changes: Any) -> Program:
+    def _replace(self, **changes: Any) -> Self:
         return _replace(self, f"program '{self.__name__}'", changes)
 
     @property
     def __gt_allocator__(self) -> Any:
         return self.backend.allocator
 
+    # For type checkers (ADR 0029): a call with the definition's arguments only is checked
+    # against them; with `offset_provider=` or `enable_jit=` (which a ParamSpec cannot add) by
+    # the mypy plugin only, pyright then checks those keywords alone.
+    @overload
+    def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> None: ...
+    @overload
     def __call__(
+        self, *args: Any, offset_provider: Any, enable_jit: bool | None = None, **kwargs: Any
+    ) -> None: ...
+    @overload
+    def __call__(self, *args: Any, enable_jit: bool | None, **kwargs: Any) -> None: ...
+    def __call__(  # type: ignore[misc]  # P could name `offset_provider`: not in gt4py definitions
         self,
         *args: Any,
         offset_provider: Any = None,
         enable_jit: bool | None = None,
         **kwargs: Any,
     ) -> None:
-        if self._definition_error is not None:
-            raise self._definition_error
-        if self.bound_args:
-            kwargs = {**self.bound_args, **kwargs}
-        if enable_jit is not None and self._mode is ExecutionMode.COMPILED:
-            with _jit_for_this_call(enable_jit):
-                return self(*args, offset_provider=offset_provider, **kwargs)
-        # The one check hooks cost when none is registered (no context to enter and exit).
-        if _program_call_context.callbacks:
-            jit = enable_jit_override.get()
-            if jit is None:
-                jit = self.compilation_options.enable_jit
-            if jit is None:
-                from gt4py.infra import config
+        try:
+            if self._definition_error is not None:
+                raise self._raised_definition_error()
+            if self.bound_args:
+                kwargs = {**self.bound_args, **kwargs}
+            if enable_jit is not None and self._mode is ExecutionMode.COMPILED:
+                with _jit_for_this_call(enable_jit):
+                    return self(*args, offset_provider=offset_provider, **kwargs)
+            # The one check hooks cost when none is registered (no context to enter and exit).
+            if _program_call_context.callbacks:
+                jit = enable_jit_override.get()
+                if jit is None:
+                    jit = self.compilation_options.enable_jit
+                if jit is None:
+                    from gt4py.infra import config
 
-                jit = bool(config.get("enable_jit"))
-            with _program_call_context(
-                program=self,
-                args=args,
-                offset_provider={} if offset_provider is None else offset_provider,
-                enable_jit=jit,
-                kwargs=kwargs,
-            ):
-                if self._mode is ExecutionMode.EMBEDDED:
-                    self._call_embedded(args, kwargs, offset_provider)
-                else:
-                    self.backend.run(self, args, kwargs, offset_provider=offset_provider)  # type: ignore[attr-defined]
-            return
-        if self._mode is ExecutionMode.EMBEDDED:
-            self._call_embedded(args, kwargs, offset_provider)
-            return
-        self.backend.run(self, args, kwargs, offset_provider=offset_provider)  # type: ignore[attr-defined]
+                    jit = bool(config.get("enable_jit"))
+                with _program_call_context(
+                    program=self,
+                    args=args,
+                    offset_provider={} if offset_provider is None else offset_provider,
+                    enable_jit=jit,
+                    kwargs=kwargs,
+                ):
+                    if self._mode is ExecutionMode.EMBEDDED:
+                        self._call_embedded(args, kwargs, offset_provider)
+                    else:
+                        self.backend.run(self, args, kwargs, offset_provider=offset_provider)  # type: ignore[attr-defined]
+                return
+            if self._mode is ExecutionMode.EMBEDDED:
+                self._call_embedded(args, kwargs, offset_provider)
+                return
+            self.backend.run(self, args, kwargs, offset_provider=offset_provider)  # type: ignore[attr-defined]
+        except _USER_ERRORS as error:  # the user's frames only (ADR 0030)
+            _hide_internal_frames(error)
+            raise
 
     def _call_embedded(
         self, args: tuple[Any, ...], kwargs: dict[str, Any], offset_provider: Any
@@ -491,6 +576,7 @@ class Program:
             if param.name in self._written:
                 check_writable(callee, param.name, value)
         args = tuple(as_declared(a, t) for a, t in zip(args, declared, strict=True))
+        definition: Callable[..., object] = self.definition  # the checked arguments, bound
         timed = metrics.level() > 0
         started = time.perf_counter() if timed else 0.0
         if _embedded_program_call_context.callbacks:
@@ -498,10 +584,10 @@ class Program:
                 self, given_args, {} if offset_provider is None else offset_provider, given_kwargs
             )
             with hook, embedded_context(offset_provider=offset_provider, lazy=True):
-                self.definition(*args)
+                definition(*args)
         else:
             with embedded_context(offset_provider=offset_provider, lazy=True):
-                self.definition(*args)
+                definition(*args)
         if timed:
             metrics.record_embedded_call(
                 self.__name__, self.backend.name, time.perf_counter() - started
@@ -527,12 +613,16 @@ class Program:
         ``compile_seconds``."""
         return _compiled_variants(self)
 
-    def compile(self, offset_provider: Any = None, **static_arguments: Any) -> Any:
+    def compile(self, offset_provider: Any = None, **static_arguments: Any) -> Self:
         """Compile ahead of time (compiled backends only): ``compile(offset_provider=...,
         n=[1, 2])`` builds one variant per combination of the static arguments' values, from
         the declared parameter types, and returns the program. With ``async_compilation`` on it
         returns at once; ``gtx.wait_for_compilation()`` waits."""
-        return _compile(self, f"program '{self.__name__}'", offset_provider, static_arguments)
+        try:
+            return _compile(self, f"program '{self.__name__}'", offset_provider, static_arguments)
+        except _USER_ERRORS as error:  # the user's frames only (ADR 0030)
+            _hide_internal_frames(error)
+            raise
 
     def __repr__(self) -> str:
         return f"<program {self.__name__} on {self.backend.name}>"
@@ -573,19 +663,22 @@ class _jit_for_this_call:
         enable_jit_override.reset(self._token)
 
 
-def _compiled_variants(entry: FieldOperator | Program) -> tuple[Any, ...]:
+def _compiled_variants(entry: FieldOperator[..., Any] | Program[...]) -> tuple[Any, ...]:
     if entry._mode is ExecutionMode.EMBEDDED:
         return ()
     pool = entry.backend.pool(entry)  # type: ignore[attr-defined]
     return tuple(pool.variants.values())
 
 
+_CompiledT = TypeVar("_CompiledT", bound="FieldOperator[..., Any] | Program[...]")
+
+
 def _compile(
-    entry: FieldOperator | Program,
+    entry: _CompiledT,
     what: str,
     offset_provider: Any,
     static_arguments: dict[str, Any],
-) -> Any:
+) -> _CompiledT:
     if entry._mode is ExecutionMode.EMBEDDED:
         # As released: compiling for an embedded backend does nothing (there is no code).
         _log.debug(
@@ -602,7 +695,7 @@ def _compile(
 
 # -- decorators -----------------------------------------------------------------------------------
 # The overloads are for type checkers only: `backend` is a Backend in each of them, so mypy flags
-# `backend=None`. At run time None still means embedded, with a DeprecationWarning naming
+# `backend=None`; they keep the definition's signature (ParamSpec, ADR 0029) for the calls. At run time None still means embedded, with a DeprecationWarning naming
 # gtx.embedded_numpy, as released 1.2.x and its users spell it (ADR 0025).
 
 
@@ -612,20 +705,20 @@ def _options(what: str, options: dict[str, Any]) -> CompilationOptions:
 
 @overload
 def field_operator(
-    definition: Callable[..., Any],
+    definition: Callable[_P, _R],
     /,
     *,
     backend: Backend = ...,
     grid_type: GridType | None = None,
     **compilation_options: Unpack[CompilationOptionsArgs],
-) -> FieldOperator: ...
+) -> FieldOperator[_P, _R]: ...
 @overload
 def field_operator(
     *,
     backend: Backend = ...,
     grid_type: GridType | None = None,
     **compilation_options: Unpack[CompilationOptionsArgs],
-) -> Callable[[Callable[..., Any]], FieldOperator]: ...
+) -> Callable[[Callable[_P, _R]], FieldOperator[_P, _R]]: ...
 def field_operator(
     definition: Callable[..., Any] | None = None,
     *,
@@ -637,16 +730,24 @@ def field_operator(
     ``@field_operator(backend=..., enable_jit=..., ...)`` (compilation options as
     ``with_compilation_options``)."""
 
-    def decorate(function: Callable[..., Any]) -> FieldOperator:
-        what = f"field operator '{function.__name__}'"
-        return FieldOperator(
-            function,
-            backend=_backend_or_default(backend, what),
-            grid_type=grid_type,
-            compilation_options=_options(what, compilation_options),
-        )
+    def decorate(function: Callable[..., Any]) -> FieldOperator[..., Any]:
+        try:
+            what = f"field operator '{function.__name__}'"
+            return FieldOperator(
+                function,
+                backend=_backend_or_default(backend, what),
+                grid_type=grid_type,
+                compilation_options=_options(what, compilation_options),
+            )
+        except _USER_ERRORS as error:  # the user's frames only (ADR 0030)
+            _hide_internal_frames(error)
+            raise
 
-    return decorate if definition is None else decorate(definition)
+    try:
+        return decorate if definition is None else decorate(definition)
+    except _USER_ERRORS as error:
+        _hide_internal_frames(error)
+        raise
 
 
 @overload
@@ -684,30 +785,38 @@ def scan_operator(
     """Decorate ``def scan(carry, a, b) -> carry`` as a scan along ``axis`` starting at ``init``."""
 
     def decorate(function: Callable[..., Any]) -> ScanOperator:
-        what = f"scan operator '{function.__name__}'"
-        return ScanOperator(
-            function,
-            axis=axis,
-            forward=forward,
-            init=init,
-            backend=_backend_or_default(backend, what),
-            grid_type=grid_type,
-            compilation_options=_options(what, compilation_options),
-        )
+        try:
+            what = f"scan operator '{function.__name__}'"
+            return ScanOperator(
+                function,
+                axis=axis,
+                forward=forward,
+                init=init,
+                backend=_backend_or_default(backend, what),
+                grid_type=grid_type,
+                compilation_options=_options(what, compilation_options),
+            )
+        except _USER_ERRORS as error:  # the user's frames only (ADR 0030)
+            _hide_internal_frames(error)
+            raise
 
-    return decorate if definition is None else decorate(definition)
+    try:
+        return decorate if definition is None else decorate(definition)
+    except _USER_ERRORS as error:
+        _hide_internal_frames(error)
+        raise
 
 
 @overload
 def program(
-    definition: Callable[..., Any],
+    definition: Callable[_P, object],
     /,
     *,
     backend: Backend = ...,
     grid_type: GridType | None = None,
     frozen: bool = False,
     **compilation_options: Unpack[CompilationOptionsArgs],
-) -> Program: ...
+) -> Program[_P]: ...
 @overload
 def program(
     *,
@@ -715,7 +824,7 @@ def program(
     grid_type: GridType | None = None,
     frozen: bool = False,
     **compilation_options: Unpack[CompilationOptionsArgs],
-) -> Callable[[Callable[..., Any]], Program]: ...
+) -> Callable[[Callable[_P, object]], Program[_P]]: ...
 def program(
     definition: Callable[..., Any] | None = None,
     *,
@@ -733,16 +842,24 @@ def program(
     error. ``frozen`` is accepted for compatibility.
     """
 
-    def decorate(function: Callable[..., Any]) -> Program:
-        what = f"program '{function.__name__}'"
-        return Program(
-            function,
-            backend=_backend_or_default(backend, what),
-            grid_type=grid_type,
-            compilation_options=_options(what, compilation_options),
-        )
+    def decorate(function: Callable[..., Any]) -> Program[...]:
+        try:
+            what = f"program '{function.__name__}'"
+            return Program(
+                function,
+                backend=_backend_or_default(backend, what),
+                grid_type=grid_type,
+                compilation_options=_options(what, compilation_options),
+            )
+        except _USER_ERRORS as error:  # the user's frames only (ADR 0030)
+            _hide_internal_frames(error)
+            raise
 
-    return decorate if definition is None else decorate(definition)
+    try:
+        return decorate if definition is None else decorate(definition)
+    except _USER_ERRORS as error:
+        _hide_internal_frames(error)
+        raise
 
 
 __all__ = ["FieldOperator", "Program", "ScanOperator", "field_operator", "program", "scan_operator"]
