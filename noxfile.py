@@ -18,11 +18,25 @@ nox.options.sessions = ["lint", "tach", "mypy", "tests"]
 
 REPO = pathlib.Path(__file__).parent
 PACKAGES = ["infra", "eve", "storage", "next", "cartesian"]
-PYTHON_312 = (
-    pathlib.Path(os.environ.get("PYENV_ROOT", "~/.pyenv")).expanduser()
-    / "versions/3.12.1/bin/python3.12"
-)
-PYTHONS = ["3.11"] + ([str(PYTHON_312)] if PYTHON_312.exists() else [])
+PYTHONS = ["3.11", "3.12"]
+
+
+def _find_pyenv_pythons() -> None:
+    """Put pyenv's interpreters of PYTHONS first on PATH, so that nox and uv find them by
+    version (pyenv's shims answer only for the selected version; session names stay
+    `tests-3.11`, not a machine's path)."""
+    versions = pathlib.Path(os.environ.get("PYENV_ROOT", "~/.pyenv")).expanduser() / "versions"
+    found = [
+        str(path / "bin")
+        for version in PYTHONS
+        for path in sorted(versions.glob(f"{version}.*"))[-1:]
+        if (path / "bin" / f"python{version}").exists()
+    ]
+    if found:
+        os.environ["PATH"] = os.pathsep.join([*found, os.environ.get("PATH", "")])
+
+
+_find_pyenv_pythons()
 
 
 def _sync(session: nox.Session, *groups: str) -> None:
@@ -84,7 +98,7 @@ def build(session: nox.Session) -> None:
     session.run("uv", "build", "--all-packages", "--out-dir", "dist", external=True)
 
 
-@nox.session(python=[str(PYTHON_312)] if PYTHON_312.exists() else ["3.12"])
+@nox.session(python="3.12")
 def compat(session: nox.Session) -> None:
     """icon4py 0.4.1 unchanged on this gt4py.next: install it, run every program on embedded,
     gtfn_cpu and itir_python, compare; then run the diffusion and dycore granules on embedded,

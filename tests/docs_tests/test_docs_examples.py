@@ -18,7 +18,8 @@ import sys
 import pytest
 
 
-DOCS = pathlib.Path(__file__).resolve().parents[2] / "docs"
+REPO = pathlib.Path(__file__).resolve().parents[2]
+DOCS = REPO / "docs"
 _SKIP = re.compile(r"^<!--\s*docs-test:\s*skip\b")
 
 
@@ -48,20 +49,21 @@ def python_blocks(text: str) -> tuple[str, int]:
 
 PAGES = sorted(
     path
-    for path in DOCS.rglob("*.md")
-    if "adr" not in path.relative_to(DOCS).parts and python_blocks(path.read_text())[1]
+    for path in [*DOCS.rglob("*.md"), *REPO.glob("packages/*/README.md")]  # READMEs: PyPI pages
+    if "adr" not in path.relative_to(REPO).parts and python_blocks(path.read_text())[1]
 )
 
 
 def test_the_pages_with_examples_are_found():
-    names = {str(path.relative_to(DOCS)) for path in PAGES}
-    assert {"quickstart/next.md", "quickstart/cartesian.md", "migration.md"} <= names
+    names = {str(path.relative_to(REPO)) for path in PAGES}
+    assert {"docs/quickstart/next.md", "docs/quickstart/cartesian.md", "docs/migration.md"} <= names
+    assert {f"packages/gt4py-{name}/README.md" for name in ("next", "cartesian", "eve")} <= names
 
 
-@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(DOCS)))
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(REPO)))
 def test_page_examples_run(page: pathlib.Path, tmp_path: pathlib.Path):
     script, _ = python_blocks(page.read_text())
-    path = tmp_path / page.name.replace(".md", "_md.py").replace("-", "_")
+    path = tmp_path / page.name.replace(".md", "_md.py").replace("-", "_").lower()
     path.write_text(script)
     env = {**os.environ, "GT4PY_BUILD_CACHE_DIR": str(tmp_path / "cache")}
     out = subprocess.run(
@@ -69,4 +71,4 @@ def test_page_examples_run(page: pathlib.Path, tmp_path: pathlib.Path):
         timeout=300, check=False,
     )  # fmt: skip
     trace = (out.stdout + out.stderr).replace(str(path), str(page))
-    assert out.returncode == 0, f"{page.relative_to(DOCS)}:\n{trace}"
+    assert out.returncode == 0, f"{page.relative_to(REPO)}:\n{trace}"

@@ -1,8 +1,9 @@
 """A waiter behind another builder says whom it waits for, and can give up (build_lock_timeout).
 
 The other builder is a real process holding the build lock (running, or stopped with SIGSTOP
-like a suspended job). The warning comes once the wait is clearly longer than a build there
-takes (60 s when nobody knows); those tests run the wait on a fake clock.
+like a suspended job). A running holder beats (its record's mtime); the warning comes only
+once a holder has shown no sign of life for clearly longer than a build there takes (60 s
+when nobody knows); those tests stop the holder and run the wait on a fake clock.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ HOLDER = textwrap.dedent(
     """\
     import sys, time
     from gt4py.infra import caching
+    from gt4py.infra.caching import _locking
+    _locking.HEARTBEAT_S = 0.05  # alive, and visibly so within the tests' short thresholds
     cache = caching.FileCache("ns", root=sys.argv[1])
     def build():
         print("building", flush=True)
@@ -88,10 +91,14 @@ def test_without_timeout_the_waiter_reports_and_gets_the_entry(
     tmp_path, holder, monkeypatch, caplog
 ):
     monkeypatch.setattr(_locking, "REPORT_AFTER_S", 0.2)
-    with caplog.at_level(logging.WARNING, logger="gt4py.infra.caching"):
+    with caplog.at_level(logging.INFO, logger="gt4py.infra.caching"):
         value = caching.FileCache("ns", root=tmp_path).get_or_build(KEY, lambda: b"ours")
     assert value == b"theirs"
-    assert len([r for r in caplog.records if "still waiting" in r.getMessage()]) == 1
+    # A live holder (it beats) building for longer than the threshold: no warning, one INFO.
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+    (waiting,) = [r for r in caplog.records if "being built by" in r.getMessage()]
+    assert waiting.levelno == logging.INFO
+    assert f"process {holder.pid} on host" in waiting.getMessage()
     assert holder.wait(timeout=30) == 0
     locks = tmp_path / "ns" / "_locks"
     assert not list(locks.glob("*.holder"))  # the record goes with the lock
@@ -123,8 +130,9 @@ class FakeClock:
         return self.now
 
 
-def wait_with_fake_clock(tmp_path, monkeypatch, caplog, timeout: float) -> str:
-    """Wait for the holder on a fast fake clock until ``timeout``; the one warning logged."""
+def wait_with_fake_clock(tmp_path, holder, monkeypatch, caplog, timeout: float) -> str:
+    """Wait for the stopped holder on a fast fake clock until ``timeout``; the one warning."""
+    os.kill(holder.pid, signal.SIGSTOP)  # no heartbeat: silent (the fixture resumes it)
     monkeypatch.setattr(_locking, "_now", FakeClock(2.0))
     monkeypatch.setattr(_locking, "_RECHECK_S", 0.01)
     with (
@@ -147,7 +155,7 @@ def test_the_warning_comes_after_60_s_when_build_times_are_unknown(
     tmp_path, holder, monkeypatch, caplog
 ):
     # An ordinary 10 s build does not look like a hung builder any more (it warned after 5 s).
-    warning = wait_with_fake_clock(tmp_path, monkeypatch, caplog, timeout=90.0)
+    warning = wait_with_fake_clock(tmp_path, holder, monkeypatch, caplog, timeout=90.0)
     assert _locking.REPORT_AFTER_S == 60.0
     assert 60 <= waited_in(warning) <= 64
     assert "warned after 60 s: nothing is known about build times there" in warning
@@ -165,6 +173,6 @@ def test_the_warning_follows_the_holders_build_time(
     assert record["pid"] == holder.pid and "expected_s" not in record  # its first build
     record["expected_s"] = expected_s
     _locking.holder_path(lock).write_text(json.dumps(record))
-    warning = wait_with_fake_clock(tmp_path, monkeypatch, caplog, timeout=after + 20)
+    warning = wait_with_fake_clock(tmp_path, holder, monkeypatch, caplog, timeout=after + 20)
     assert after <= waited_in(warning) <= after + 4
     assert f"warned after {after:.0f} s: builds there took up to {expected_s:.1f} s" in warning

@@ -41,6 +41,22 @@ def test_every_distribution_builds_wheel_and_sdist(dist_dir, wheel_of, dist):
         assert expected in names
 
 
+@pytest.mark.parametrize("dist", sorted(DISTRIBUTIONS))
+def test_every_wheel_carries_its_licence_classifiers_and_a_real_readme(wheel_of, dist):
+    wheel = zipfile.ZipFile(wheel_of(dist))
+    metadata_name = next(n for n in wheel.namelist() if n.endswith(".dist-info/METADATA"))
+    metadata = wheel.read(metadata_name).decode()
+    headers, _, description = metadata.partition("\n\n")
+    assert "License-Expression: BSD-3-Clause" in headers
+    assert "License-File: LICENSE" in headers
+    licence = next(n for n in wheel.namelist() if n.endswith(".dist-info/licenses/LICENSE"))
+    assert wheel.read(licence).decode() == (REPO / "LICENSE").read_text()
+    classifiers = [line for line in headers.splitlines() if line.startswith("Classifier:")]
+    assert any("Development Status" in c for c in classifiers)
+    assert any("Atmospheric Science" in c for c in classifiers)
+    assert len(description.splitlines()) >= 15, "the PyPI page is the README: say what it is"
+
+
 def test_infra_wheel_installs_alone(wheel_of, tmp_path):
     venv = tmp_path / "venv"
     subprocess.run(["uv", "venv", "--quiet", "-p", sys.executable, str(venv)], check=True)

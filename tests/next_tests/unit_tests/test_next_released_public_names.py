@@ -187,6 +187,48 @@ def test_lazy_backends_are_listed():
     assert gtx.gtfn_cpu.name == "gtfn_cpu"
 
 
+_TYPO_PROBE = """
+import importlib, sys
+for module, typo in [
+    ("gt4py.next", "gtfn_cpx"),
+    ("gt4py.next", "field_operatr"),
+    ("gt4py.next.backends", "gtfn_cpx"),
+    ("gt4py.next.common", "Dimensio"),
+    ("gt4py.next.ffront.fbuiltins", "neighbor_sun"),
+    ("gt4py.next.typing", "FieldOperatr"),
+    ("gt4py.next.config", "DEBUx"),
+]:
+    try:
+        getattr(importlib.import_module(module), typo)
+    except AttributeError:
+        sys.excepthook(*sys.exc_info())  # the interpreter's own display, with its suggestion
+"""
+
+
+def test_a_typo_in_a_public_module_gets_did_you_mean():
+    # Python computes "Did you mean" from the module's dir(): a lazy name missing there, or an
+    # AttributeError without name=/obj=, loses it. Python 3.11 adds it only when it prints.
+    result = subprocess.run(
+        [sys.executable, "-c", _TYPO_PROBE], capture_output=True, text=True, check=True
+    )
+    lines = [line for line in result.stderr.splitlines() if line.startswith("AttributeError")]
+    assert len(lines) == 7, result.stderr
+    for line, expected in zip(
+        lines,
+        [
+            "gtfn_cpu",
+            "field_operator",
+            "gtfn_cpu",
+            "Dimension",
+            "neighbor_sum",
+            "FieldOperator",
+            "DEBUG",
+        ],
+        strict=True,
+    ):
+        assert f"Did you mean: '{expected}'?" in line, line
+
+
 def test_import_and_star_import_do_not_warn():
     code = (
         "import gt4py.next\n"

@@ -26,16 +26,57 @@ class ExpressionParsing(ConstantEvaluation, abc.ABC):
 
     def _condition(self, node: ast.expr, what: str) -> ir.Expr:
         """The condition of ``what`` (an ``if``, a ``while``, a conditional expression): a
-        boolean expression, as in released gt4py (a float field is no condition)."""
+        boolean expression, as in released gt4py (a float field is no condition); the operands
+        of its ``and``/``or``/``not`` are boolean too."""
         condition = self._expr(node)
-        dtype = _types.infer_dtype(condition, self._dtype_of)
+        self._check_boolean(condition, node, what)
+        return condition
+
+    def _check_boolean(self, expr: ir.Expr, node: ast.expr, what: str) -> None:
+        """Refuse a non-boolean ``expr`` (parsed from ``node``) in the condition of ``what``."""
+        if (
+            isinstance(node, ast.UnaryOp)
+            and isinstance(node.op, ast.Not)
+            and isinstance(expr, ir.UnaryOp)
+            and expr.op == "not"
+        ):
+            self._check_operand(expr.operand, node.operand, "not", what)
+            return
+        if isinstance(node, ast.BoolOp):
+            op = "and" if isinstance(node.op, ast.And) else "or"
+            operands: list[ir.Expr] = []
+            rest = expr
+            for _ in node.values[1:]:  # _expr folds a BoolOp to the left: ((a op b) op c)
+                if not (isinstance(rest, ir.BinaryOp) and rest.op == op):
+                    break
+                operands.append(rest.right)
+                rest = rest.left
+            else:
+                operands.append(rest)
+                for operand, operand_node in zip(reversed(operands), node.values, strict=True):
+                    self._check_operand(operand, operand_node, op, what)
+                return
+        dtype = _types.infer_dtype(expr, self._dtype_of)
         if dtype != "bool":
             raise self._syntax(
                 f"the condition of {what} must be boolean, got a {dtype} expression; compare "
                 "it explicitly (e.g. `x != 0.0`)",
                 node,
             )
-        return condition
+
+    def _check_operand(self, expr: ir.Expr, node: ast.expr, op: str, what: str) -> None:
+        if isinstance(node, ast.BoolOp) or (
+            isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
+        ):
+            self._check_boolean(expr, node, what)
+            return
+        dtype = _types.infer_dtype(expr, self._dtype_of)
+        if dtype != "bool":
+            raise self._syntax(
+                f"the condition of {what} must be boolean: the operand `{ast.unparse(node)}` "
+                f"of '{op}' is a {dtype} expression; compare it explicitly (e.g. `x != 0.0`)",
+                node,
+            )
 
     def _expr_or_tuple(self, node: ast.expr) -> ir.Expr | tuple[ir.Expr, ...]:
         if isinstance(node, ast.Tuple):

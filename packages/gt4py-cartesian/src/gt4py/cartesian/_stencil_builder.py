@@ -38,7 +38,7 @@ from types import ModuleType
 from typing import Any
 
 from gt4py.infra import pipeline
-from gt4py.infra.caching import BuildDirCache, import_generated_module
+from gt4py.infra.caching import BuildDirCache, build_label, import_generated_module
 from gt4py.infra.tracebacks import hide_internal_frames
 
 from . import _backends
@@ -148,7 +148,11 @@ def build_stencil(
         annotation_locals=annotation_locals,
     )
     built: list[tuple[dict[str, Any], EntryContents]] = []  # empty on a cache hit
-    with pipeline.CompileEvent(what=identity.call, target=backend) as event:
+    # The label names the stencil in the caches' messages (its C++ build's start, lock waits).
+    with (
+        pipeline.CompileEvent(what=identity.call, target=backend) as event,
+        build_label(f"{identity.call} for {backend}"),
+    ):
 
         def build(directory: pathlib.Path) -> None:
             values = run_stages(backend_obj, request)

@@ -190,6 +190,11 @@ class _FieldFactory:
 
 
 Field = _FieldFactory()
+"""The annotation of a field parameter: ``Field[dtype]`` (axes ``IJK``), ``Field[axes, dtype]``
+with ``axes`` one of ``IJK``, ``IJ``, ``IK``, ``JK``, ``I``, ``J``, ``K``, and
+``Field[axes, (dtype, (n, ...))]`` for data dimensions; ``dtype`` may be a name resolved by
+``stencil(dtypes=...)``. The result is a ``FieldDescriptor``.
+"""
 
 
 class _GlobalTableFactory:
@@ -211,6 +216,9 @@ class _GlobalTableFactory:
 
 
 GlobalTable = _GlobalTableFactory()
+"""``GlobalTable[(dtype, (n, ...))]``: an array with data dimensions only; declaring one works,
+a stencil parameter of this type is refused (not implemented yet).
+"""
 
 
 class _SequenceFactory:
@@ -221,6 +229,7 @@ class _SequenceFactory:
 
 
 Sequence = _SequenceFactory()
+"""``Sequence[dtype]``: released GTScript's name for a sequence type, kept for imports."""
 
 
 def externals(*values: Any) -> tuple[Any, ...]:
@@ -248,13 +257,36 @@ class _Marker:
 
 
 PARALLEL = _Marker("PARALLEL")
+"""The iteration order of ``computation(PARALLEL)``: the vertical levels in any order, each
+independent of the others.
+"""
 FORWARD = _Marker("FORWARD")
+"""The iteration order of ``computation(FORWARD)``: the vertical levels from the first up; a level
+may read what earlier levels wrote.
+"""
 BACKWARD = _Marker("BACKWARD")
+"""The iteration order of ``computation(BACKWARD)``: the vertical levels from the last down."""
 computation = _Marker("computation")
+"""``with computation(order):`` opens a block of statements run over the vertical levels in
+``order`` (``PARALLEL``, ``FORWARD`` or ``BACKWARD``); usable only inside a stencil.
+"""
 interval = _Marker("interval")
+"""``with interval(start, end):`` limits the enclosing ``computation`` to the levels ``start`` to
+``end`` (exclusive): integers counting from the bottom (negative: from the top), ``None`` for
+the end, ``...`` for all levels; usually written ``with computation(PARALLEL), interval(...):``.
+"""
 horizontal = _Marker("horizontal")
+"""``with horizontal(region[...], ...):`` runs its statements only on the given horizontal regions
+of the compute domain.
+"""
 region = _Marker("region")
+"""``region[I[0], :]`` (or ``region[i_start:i_end, j_start:j_end]``) names a horizontal region for
+``horizontal``, by axis positions such as ``I[0]``, ``I[-1] + 1`` or externals holding them.
+"""
 compile_assert = _Marker("compile_assert")
+"""``compile_assert(condition)``: a condition on externals checked when the stencil is built; a
+false one stops the build.
+"""
 __INLINED = _Marker("__INLINED")  # GTScript spelling
 
 # Math builtins: the names of released GTScript, plus numpy's arc* spellings as synonyms.
@@ -362,7 +394,21 @@ _GTSCRIPT_FUNCTION_ATTR = "__gtscript_function__"
 
 
 def function(func: Callable[..., Any]) -> Callable[..., Any]:
-    """Mark ``func`` as a GTScript function: inlined wherever a stencil calls it."""
+    """Mark ``func`` as a GTScript function: inlined wherever a stencil calls it.
+
+    A GTScript function takes fields and scalars, may shift fields (``a[1, 0, 0]``) and returns
+    one value or a tuple; it has no ``computation`` of its own. A stencil calls it by name or
+    through an external.
+
+    Args:
+        func: the Python function.
+
+    Returns:
+        ``func`` itself, marked.
+
+    Raises:
+        TypeError: ``func`` is not a Python function.
+    """
     if not callable(func) or not hasattr(func, "__code__"):
         raise TypeError(f"gtscript.function expects a Python function, got {func!r}")
     setattr(func, _GTSCRIPT_FUNCTION_ATTR, True)
@@ -385,8 +431,36 @@ def stencil(
 ) -> Any:
     """Build a stencil from ``definition`` (or return a decorator that does) for ``backend``.
 
-    The result is a :class:`~gt4py.cartesian.StencilObject`, cached in gt4py's build cache
-    under a strict fingerprint of everything that defines it.
+    ``@gtscript.stencil(backend="numpy")`` above a definition, or
+    ``gtscript.stencil("numpy", definition)``. The built stencil is cached in gt4py's build
+    cache under a strict fingerprint of everything that defines it, so a second process with
+    the same definition loads it instead of generating it again.
+
+    Args:
+        backend: the backend's name: ``"numpy"``, ``"debug"``, ``"gt:cpu_ifirst"``,
+            ``"gt:cpu_kfirst"``, ``"gt:gpu"``, ``"cuda"``.
+        definition: the stencil function, its parameters annotated ``Field[...]`` or scalar
+            types; left out, the result is a decorator.
+        externals: compile-time values for the names the definition imports with
+            ``from __externals__ import ...`` (numbers, booleans, GTScript functions, axis
+            positions such as ``I[0] + 1``); part of the cache key.
+        name: the stencil's name in generated code and logs; left out, the function's.
+        rebuild: regenerate and recompile whatever the build cache holds (the cache is not
+            changed).
+        dtypes: names used as dtypes in the annotations (``Field["dtype"]``) mapped to numpy
+            dtypes.
+        **backend_options: options of the backend, e.g. ``verbose=True`` or the C++ backends'
+            ``opt_level``.
+
+    Returns:
+        A stencil object, called as ``stencil(*fields_and_scalars, origin=..., domain=...)``
+            (see "Calling a stencil" in the API reference); without ``definition``, the
+            decorator that builds one.
+
+    Raises:
+        gt4py.cartesian.gtscript.GTScriptSyntaxError: the definition is not valid GTScript.
+        gt4py.cartesian.gtscript.GTScriptDefinitionError: an annotation, external or dtype is
+            wrong.
     """
     from ._stencil_builder import build_stencil
 
@@ -425,7 +499,29 @@ def lazy_stencil(
     dtypes: Mapping[str, Any] | None = None,
     **backend_options: Any,
 ) -> Any:
-    """Like :func:`stencil`, but built on first call (or first access to ``.implementation``)."""
+    """Like :func:`stencil`, but the stencil is built on its first call (or first access to
+    ``.implementation``), not at decoration.
+
+    Args:
+        backend: the backend's name: ``"numpy"``, ``"debug"``, ``"gt:cpu_ifirst"``,
+            ``"gt:cpu_kfirst"``, ``"gt:gpu"``, ``"cuda"``.
+        definition: the stencil function, its parameters annotated ``Field[...]`` or scalar
+            types; left out, the result is a decorator.
+        externals: compile-time values for the names the definition imports with
+            ``from __externals__ import ...`` (numbers, booleans, GTScript functions, axis
+            positions such as ``I[0] + 1``); part of the cache key.
+        name: the stencil's name in generated code and logs; left out, the function's.
+        rebuild: regenerate and recompile whatever the build cache holds (the cache is not
+            changed).
+        dtypes: names used as dtypes in the annotations (``Field["dtype"]``) mapped to numpy
+            dtypes.
+        **backend_options: options of the backend, e.g. ``verbose=True`` or the C++ backends'
+            ``opt_level``.
+
+    Returns:
+        A lazy stencil, called like the stencil it builds; without ``definition``, the
+            decorator that makes one.
+    """
     from ._stencil_builder import LazyStencil
 
     caller_locals = sys._getframe(1).f_locals

@@ -1,47 +1,13 @@
-"""eve's deconstructors for infra fingerprints, registered when ``gt4py.eve`` is imported.
-
-A datamodel (and so every node) is folded as its class (by verified qualified name; infra
-adds it) and ``(field names, *field values)``; fields marked ``fingerprint=False`` and fields
-holding source locations are left out, so moving code does not change its fingerprint.
-``lenient`` is built on ``strict`` and would see the registration anyway; registering on both
-keeps eve's nodes covered should that layering ever change.
-"""
+"""eve's deconstructors for infra fingerprints, by their old path; they live in
+`gt4py.eve.datamodels._fingerprints` (below `datamodels`, which registers them on import)."""
 
 from __future__ import annotations
 
-import operator
-from collections.abc import Callable
-from typing import Any, Final
-
-from gt4py.infra import fingerprinting
-
-from .datamodels import DataModel, model_info
+from .datamodels._fingerprints import (
+    _getters as _getters,
+    deconstruct_datamodel as deconstruct_datamodel,
+    register as register,
+)
 
 
-_getters: Final[dict[type, Callable[[Any], tuple[Any, ...]]]] = {}
-
-
-def _field_getter(cls: type) -> Callable[[Any], tuple[Any, ...]]:
-    names = model_info(cls).fingerprint_field_names
-    header = (names,)
-    if not names:
-        return lambda model: header
-    if len(names) == 1:
-        value_of = operator.attrgetter(names[0])
-        return lambda model: (names, value_of(model))
-    values_of = operator.attrgetter(*names)
-    return lambda model: header + values_of(model)
-
-
-def deconstruct_datamodel(model: Any) -> tuple[Any, ...]:
-    """``(fingerprinted field names, *their values)`` of a datamodel instance."""
-    cls = model.__class__
-    getter = _getters.get(cls)
-    if getter is None:
-        getter = _getters[cls] = _field_getter(cls)
-    return getter(model)
-
-
-def register() -> None:
-    fingerprinting.strict.register(DataModel, deconstruct_datamodel)
-    fingerprinting.lenient.register(DataModel, deconstruct_datamodel)
+__all__ = ["deconstruct_datamodel", "register"]

@@ -16,8 +16,21 @@ from ._dimensions import Dimension, DimensionKind
 class FieldOffset:
     """A named shift from ``source`` to ``target`` dimensions.
 
-    ``target`` has one dimension (a Cartesian shift or a one-to-one table) or two: the
-    destination and the local dimension enumerating the neighbours.
+    ``field(Off[i])`` in a field operator reads ``field`` shifted by ``Off``: by ``i`` points
+    for a Cartesian offset, at neighbour ``i`` for a neighbour table; ``field(Off)`` gathers all
+    neighbours (for ``neighbor_sum`` and the other reductions). What the name means at run time
+    comes from the call's ``offset_provider`` (a connectivity under the same name).
+
+    Args:
+        value: the offset's name, the key of its connectivity in ``offset_provider``.
+        source: the dimension the shifted field is defined on.
+        target: one dimension (a Cartesian shift, ``(K,)`` with ``source=K``, or a one-to-one
+            table) or two: the destination and the local dimension (``DimensionKind.LOCAL``)
+            enumerating the neighbours. A single ``Dimension`` is taken as ``(Dimension,)``.
+
+    Raises:
+        TypeError: an empty name, or ``source``/``target`` not dimensions.
+        ValueError: the second target dimension is not local.
     """
 
     __slots__ = ("_hash", "source", "target", "value")

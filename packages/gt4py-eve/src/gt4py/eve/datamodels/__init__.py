@@ -13,6 +13,7 @@ class Interval(dm.DataModel):
             raise ValueError("start must not exceed stop")
 """
 
+from . import _fingerprints
 from ._compile import ModelInfo as ModelInfo, model_info as model_info
 from ._constrained import ConstrainedStr as ConstrainedStr
 from ._errors import (
@@ -52,12 +53,6 @@ __all__ = [
 ]
 
 
-def _register_fingerprints() -> None:
-    # Here, not in gt4py.eve: that package loads its parts lazily, and every datamodel (hence
-    # every node) must be fingerprintable as soon as its class can exist.
-    from .._fingerprints import register
-
-    register()
-
-
-_register_fingerprints()
+# Here, not in gt4py.eve: that package loads its parts lazily, and every datamodel (hence
+# every node) must be fingerprintable as soon as its class can exist.
+_fingerprints.register()

@@ -8,6 +8,8 @@
 - :class:`CacheKey` keeps named parts, so with ``GT4PY_CACHE_DIAGNOSTICS=1`` (or the logger
   ``gt4py.infra.caching`` at DEBUG) every miss says which part changed.
 - :func:`hits_only`: lookups that never build (a miss raises :class:`WouldBuild`).
+- :func:`build_label` names what entries are built for (a program, a stencil) in the
+  caches' diagnostics and lock-wait messages.
 - :func:`import_generated_module` imports generated Python from an entry, never via bytecode.
 
 ``python -m gt4py.infra.cache info|clean`` inspects and trims the cache.
@@ -24,6 +26,7 @@ from ._file_cache import FileCache as FileCache
 from ._generated_module import import_generated_module as import_generated_module
 from ._hits_only import WouldBuild as WouldBuild, hits_only as hits_only
 from ._keys import CacheKey as CacheKey
+from ._labels import build_label as build_label, current_build_label as current_build_label
 from ._source_digest import source_digest as source_digest
 
 
@@ -34,7 +37,9 @@ __all__ = [
     "FileCache",
     "WouldBuild",
     "atomic_publish_dir",
+    "build_label",
     "builds_in_this_thread",
+    "current_build_label",
     "hits_only",
     "import_generated_module",
     "atomic_write_bytes",

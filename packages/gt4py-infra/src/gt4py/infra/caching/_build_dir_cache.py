@@ -26,6 +26,7 @@ from ._errors import CacheError
 from ._file_format import CorruptEntry
 from ._hits_only import refuse_to_build
 from ._keys import CacheKey
+from ._labels import build_label
 from ._layout import NamespaceLayout, is_entry_name
 from ._locking import build_lock
 from ._manifest import MANIFEST_NAME, read_manifest, reseal, verify_contents, write_manifest
@@ -58,8 +59,15 @@ class BuildDirCache(NamespacedCache):
         super().__init__(namespace, root=root)
         self._verify_checksums = verify_checksums
 
-    def get(self, key: CacheKey) -> pathlib.Path | None:
-        """The valid entry directory of ``key``, or None on a miss."""
+    def get(self, key: CacheKey, *, label: str | None = None) -> pathlib.Path | None:
+        """The valid entry directory of ``key``, or None on a miss.
+
+        ``label`` names what the entry is for in diagnostics (default: the
+        :func:`~gt4py.infra.caching.build_label` in force)."""
+        with build_label(label):
+            return self._get(key)
+
+    def _get(self, key: CacheKey) -> pathlib.Path | None:
         layout = self._layout()
         miss = self._check(layout, check_key(key))
         if miss is None:
@@ -70,12 +78,24 @@ class BuildDirCache(NamespacedCache):
         self._report(layout, key, miss)
         return None
 
-    def get_or_build(self, key: CacheKey, build: Callable[[pathlib.Path], object]) -> pathlib.Path:
+    def get_or_build(
+        self,
+        key: CacheKey,
+        build: Callable[[pathlib.Path], object],
+        *,
+        label: str | None = None,
+    ) -> pathlib.Path:
         """The entry directory of ``key``; on a miss ``build`` it once and publish it.
 
         Concurrent callers for the same key wait for the one that builds. An exception from
         ``build`` propagates; its temp directory is removed and nothing is published.
+        ``label`` names what the entry is for in diagnostics and lock waits (default: the
+        :func:`~gt4py.infra.caching.build_label` in force); it holds inside ``build`` too.
         """
+        with build_label(label):
+            return self._get_or_build(key, build)
+
+    def _get_or_build(self, key: CacheKey, build: Callable[[pathlib.Path], object]) -> pathlib.Path:
         layout = self._layout()
         entry = layout.dir_entry(check_key(key).digest)
         if self._check(layout, key) is not None:

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Final
 
 from ._keys import CacheKey
+from ._labels import current_build_label
 
 
 logger: Final = logging.getLogger("gt4py.infra.caching")
@@ -68,7 +69,9 @@ def report_miss(
     level = diagnostics_level()
     if level is None:
         return
-    message = f"cache miss in {namespace!r} for entry {key.digest[:8]}: " + explain_miss(
+    label = current_build_label()
+    what = f"entry {key.digest[:8]}" + ("" if label is None else f" ({label})")
+    message = f"cache miss in {namespace!r} for {what}: " + explain_miss(
         key, corrupt_reason, () if corrupt_reason is not None else previous()
     )
     if level == logging.DEBUG:

@@ -16,6 +16,7 @@ from ._diagnostics import PreviousEntry, report_miss
 from ._file_format import CorruptEntry, PayloadKind
 from ._hits_only import refuse_to_build
 from ._keys import CacheKey
+from ._labels import build_label
 from ._layout import NamespaceLayout, is_entry_name
 from ._locking import build_lock
 from ._namespaced import ABSENT, Miss, NamespacedCache, check_key
@@ -34,8 +35,15 @@ class FileCache(NamespacedCache):
     Safe to share between threads, processes and hosts on a shared file system.
     """
 
-    def get(self, key: CacheKey) -> bytes | None:
-        """The bytes stored under ``key``, or None on a miss (absent or invalid entry)."""
+    def get(self, key: CacheKey, *, label: str | None = None) -> bytes | None:
+        """The bytes stored under ``key``, or None on a miss (absent or invalid entry).
+
+        ``label`` names what the entry is for in diagnostics (default: the
+        :func:`~gt4py.infra.caching.build_label` in force)."""
+        with build_label(label):
+            return self._get(key)
+
+    def _get(self, key: CacheKey) -> bytes | None:
         layout = self._layout()
         found = _lookup(layout, check_key(key), PayloadKind.BYTES)
         if isinstance(found, Miss):
@@ -53,26 +61,34 @@ class FileCache(NamespacedCache):
         layout = self._writable_layout(self._layout(), check_key(key))
         _publish(layout, key, PayloadKind.BYTES, _as_bytes(data, "put()"))
 
-    def get_or_build(self, key: CacheKey, build: Callable[[], bytes]) -> bytes:
+    def get_or_build(
+        self, key: CacheKey, build: Callable[[], bytes], *, label: str | None = None
+    ) -> bytes:
         """The bytes under ``key``; on a miss ``build()`` them once, store and return them.
 
         Concurrent callers for the same key (threads, processes, hosts) wait for the one
         that builds and then read its result. An exception from ``build`` propagates and
-        stores nothing.
+        stores nothing. ``label`` names what the entry is for in diagnostics and lock waits
+        (default: the :func:`~gt4py.infra.caching.build_label` in force); it holds inside
+        ``build`` too.
         """
-        value = self._get_or_build(
-            check_key(key), PayloadKind.BYTES, build, lambda v: _as_bytes(v, "build()")
-        )
+        with build_label(label):
+            value = self._get_or_build(
+                check_key(key), PayloadKind.BYTES, build, lambda v: _as_bytes(v, "build()")
+            )
         assert isinstance(value, bytes)
         return value
 
-    def get_or_build_object(self, key: CacheKey, build: Callable[[], _T]) -> _T:
+    def get_or_build_object(
+        self, key: CacheKey, build: Callable[[], _T], *, label: str | None = None
+    ) -> _T:
         """Like :meth:`get_or_build` for any picklable object (stored with pickle).
 
         An entry that no longer unpickles (e.g. its class moved) counts as corrupt and is
         rebuilt.
         """
-        value: _T = self._get_or_build(check_key(key), PayloadKind.PICKLE, build, _pickled)
+        with build_label(label):
+            value: _T = self._get_or_build(check_key(key), PayloadKind.PICKLE, build, _pickled)
         return value
 
     # -- internals ------------------------------------------------------------------------------

@@ -3,15 +3,20 @@
 A ``filelock.FileLock`` (``flock``) on a lock file kept next to, never inside, the entries.
 Separate lock objects conflict even inside one process, so threads are covered as well.
 
-The holder of a lock records who it is (pid, host, since when, and how long its builds in
-this namespace took so far) in a ``.holder`` file beside the lock, so that a waiter can say
-whom it waits for. A waiter logs one warning naming the holder once it has waited clearly
-longer than a build should take: three times the holder's (or the waiter's own) recent build
-time in that namespace, at least ``MIN_REPORT_S``; ``REPORT_AFTER_S`` (60 s) when neither has
-built anything there yet. With the ``build_lock_timeout`` setting (``GT4PY_BUILD_LOCK_TIMEOUT``)
-it gives up with a :class:`CacheError` naming the holder. Without a timeout a waiter waits as
-long as the holder builds: a stopped (SIGSTOP, suspended job) or hung builder is then visible
-in the log instead of silent.
+The holder of a lock records who it is (pid, host, since when, what it builds, and how long its
+builds in this namespace took so far) in a ``.holder`` file beside the lock, so that a waiter
+can say whom it waits for, and keeps the record's modification time fresh every
+``HEARTBEAT_S`` while it holds the lock (a heartbeat thread: it stops with the process, when
+the process is stopped by SIGSTOP or a suspended job, or frozen). A waiter logs at INFO whom it
+waits for ("waiting for <entry> being built by process N on host h"); an ordinary long build
+by a live holder says nothing more. It warns once only when the holder has shown no sign of
+life (no heartbeat, no new holder) for clearly longer than a build should take: three times
+the holder's (or the waiter's own) recent build time in that namespace, at least
+``MIN_REPORT_S``; ``REPORT_AFTER_S`` (60 s) when neither has built anything there yet. A holder
+that does not beat (an older gt4py, or no record yet) counts as silent since the wait began. With the ``build_lock_timeout`` setting
+(``GT4PY_BUILD_LOCK_TIMEOUT``) a waiter gives up with a :class:`CacheError` naming the holder,
+live or not. Without a timeout a waiter waits as long as the holder builds: a stopped or hung
+builder is then visible in the log instead of silent.
 
 Taking a lock also sweeps the staging items (``.tmp-<digest>-<pid>-<random>``, see
 ``_atomic``) that a killed builder left: its holder record outlives it, and names its pid and
@@ -61,6 +66,9 @@ REPORT_AFTER_S: Final = 60.0
 REPORT_FACTOR: Final = 3.0
 #: ... but never before this many seconds.
 MIN_REPORT_S: Final = 10.0
+#: How often a holder refreshes its record (its heartbeat), in seconds: well below
+#: ``MIN_REPORT_S``, so that a live holder never looks silent.
+HEARTBEAT_S = 2.0
 HOLDER_SUFFIX: Final = ".holder"
 _POLL_S: Final = 0.05
 #: A waiter re-reads the holder record at least this often (it may appear after the wait began).
@@ -100,16 +108,44 @@ def build_lock(lock_path: pathlib.Path, *, entry: str) -> Iterator[None]:
     started = time.monotonic()
     previous = _read_holder(lock_path)  # left by a killed holder, if any
     _record_holder(lock_path, entry)
+    heartbeat = _Heartbeat(holder_path(lock_path))
     with contextlib.suppress(OSError):  # best effort: a sweep never fails a build
         sweep_stale_staging(lock_path, previous)
     try:
         yield
         _note_build_time(lock_path, time.monotonic() - started)
     finally:
+        heartbeat.stop()
         held.discard(lock_path)
         with contextlib.suppress(OSError):
             holder_path(lock_path).unlink()
         lock.release()
+
+
+class _Heartbeat:
+    """Touches the holder record every ``HEARTBEAT_S`` until stopped: the holder's liveness.
+
+    A daemon thread, so a build that the process abandons never keeps it alive; it beats only
+    while the process runs, so a stopped or frozen holder's record goes stale.
+    """
+
+    def __init__(self, path: pathlib.Path) -> None:
+        self._path = path
+        self._interval = HEARTBEAT_S
+        self._stopped = threading.Event()
+        self._thread = threading.Thread(
+            target=self._beat, name=f"gt4py-lock-heartbeat-{path.stem[:8]}", daemon=True
+        )
+        self._thread.start()
+
+    def _beat(self) -> None:
+        while not self._stopped.wait(self._interval):
+            with contextlib.suppress(OSError):  # best effort, like the record itself
+                os.utime(self._path)
+
+    def stop(self) -> None:
+        self._stopped.set()
+        self._thread.join(timeout=self._interval + 1.0)
 
 
 def _acquire(lock_path: pathlib.Path, entry: str) -> filelock.BaseFileLock:
@@ -139,50 +175,79 @@ def _acquire(lock_path: pathlib.Path, entry: str) -> filelock.BaseFileLock:
 
 
 def _wait(lock: filelock.BaseFileLock, lock_path: pathlib.Path, entry: str) -> None:
-    """Acquire ``lock`` that another builder holds: report it once, give up at the timeout."""
+    """Acquire ``lock`` that another builder holds: say whom it waits for (INFO), warn once if
+    the holder shows no sign of life for too long, give up at the timeout."""
     import filelock
 
     from gt4py.infra import config
 
     timeout = config.BUILD_LOCK_TIMEOUT.get()
     _logger.debug("waiting for another builder of %s (lock %s)", entry, lock_path)
-    start = _now()
-    reported = False
+    start = alive_at = _now()  # alive_at: the holder's last sign of life seen (none yet)
+    beat = _holder_beat(lock_path)
+    announced = reported = False
     while True:
-        waited = _now() - start
+        now = _now()
+        if not announced and _read_holder(lock_path) is not None:
+            announced = True
+            _logger.info(
+                "waiting for %s being built by %s (lock %s)",
+                entry,
+                describe_holder(lock_path),
+                lock_path,
+            )
         report_after, expected = (None, None) if reported else report_threshold(lock_path)
-        deadlines = [t for t in (timeout, report_after) if t is not None]
+        deadlines = [] if timeout is None else [timeout - (now - start)]
+        if report_after is not None:
+            deadlines.append(report_after - (now - alive_at))
         # Reported and no timeout: -1, wait as long as it takes.
-        step = min(_RECHECK_S, *(max(0.0, t - waited) for t in deadlines)) if deadlines else -1
+        step = min(_RECHECK_S, *(max(0.0, t) for t in deadlines)) if deadlines else -1
         try:
             lock.acquire(timeout=step, poll_interval=_POLL_S)
             return
         except filelock.Timeout:
             pass
-        waited = _now() - start
+        now = _now()
+        waited = now - start
         if timeout is not None and waited >= timeout:
             raise CacheError(
                 f"gave up after waiting {waited:.1f} s (build_lock_timeout, "
                 f"GT4PY_BUILD_LOCK_TIMEOUT) for {entry}: {describe_holder(lock_path)} holds its "
                 f"build lock {lock_path}. If that process is stopped or hung, end it and retry"
             )
-        if report_after is not None and waited >= report_after:
+        latest = _holder_beat(lock_path)
+        if latest != beat:  # a heartbeat, or a new holder: someone is alive and building
+            beat, alive_at = latest, now
+            continue
+        silent = now - alive_at
+        if report_after is not None and silent >= report_after:
             reported = True
             if expected is None:
                 why = "nothing is known about build times there"
             else:
                 why = f"builds there took up to {expected:.1f} s"
             _logger.warning(
-                "still waiting after %.0f s for %s: %s holds its build lock %s (warned after "
-                "%.0f s: %s). A stopped or hung builder? Set GT4PY_BUILD_LOCK_TIMEOUT to give "
-                "up after a while",
+                "still waiting after %.0f s for %s: %s holds its build lock %s and has shown "
+                "no sign of life for %.0f s (warned after %.0f s: %s). A stopped or hung "
+                "builder? Set GT4PY_BUILD_LOCK_TIMEOUT to give up after a while",
                 waited,
                 entry,
                 describe_holder(lock_path),
                 lock_path,
+                silent,
                 report_after,
                 why,
             )
+
+
+def _holder_beat(lock_path: pathlib.Path) -> tuple[int, int] | None:
+    """The holder record's (inode, modification time): it changes at each heartbeat and
+    with each new holder. Compared, never read as a time: hosts' clocks may differ."""
+    try:
+        info = os.stat(holder_path(lock_path))
+    except OSError:
+        return None
+    return info.st_ino, info.st_mtime_ns
 
 
 def report_threshold(lock_path: pathlib.Path) -> tuple[float, float | None]:
@@ -251,6 +316,7 @@ def _record_holder(lock_path: pathlib.Path, entry: str) -> None:
         "host": socket.gethostname(),
         "since": time.time(),
         "entry": entry,
+        "heartbeat_s": HEARTBEAT_S,
     }
     expected = expected_build_time(lock_path)
     if expected is not None:

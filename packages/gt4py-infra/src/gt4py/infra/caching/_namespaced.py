@@ -9,6 +9,7 @@ from typing import Final
 
 from ._errors import CacheError
 from ._keys import CacheKey
+from ._labels import current_build_label
 from ._layout import NamespaceLayout, RootResolver, validate_namespace
 from ._trust import check_root
 from ._writability import read_only_error, unwritable_reason
@@ -92,7 +93,10 @@ class NamespacedCache:
         return overlay
 
     def _describe(self, key: CacheKey) -> str:
-        return f"entry {key.digest[:8]} of cache {self._namespace!r}"
+        """``entry 1a2b3c4d of cache 'ns'``, with the build label in force when there is one."""
+        text = f"entry {key.digest[:8]} of cache {self._namespace!r}"
+        label = current_build_label()
+        return text if label is None else f"{text} ({label})"
 
     def __repr__(self) -> str:
         root = self._root.explicit

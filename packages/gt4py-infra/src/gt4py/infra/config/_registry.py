@@ -24,6 +24,7 @@ from typing import Any, Final, TypeVar
 
 from ._setting import (
     ConfigError,
+    Resolved as Resolved,
     RetiredVariable,
     Setting,
     UnknownSettingError,
@@ -45,15 +46,6 @@ class Snapshot:
 
     def __getitem__(self, name: str) -> Any:
         return self.values[name]
-
-
-@dataclasses.dataclass(frozen=True)
-class Resolved:
-    """A setting's current value and where it came from (for listings and errors)."""
-
-    setting: Setting[Any]
-    value: Any
-    source: str
 
 
 class _Registry:

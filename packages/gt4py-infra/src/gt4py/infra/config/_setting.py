@@ -7,11 +7,7 @@ import math
 import os
 import pathlib
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
-
-
-if TYPE_CHECKING:
-    from ._registry import Resolved, _Registry
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 
 T = TypeVar("T")
@@ -227,15 +223,37 @@ class Setting(Generic[T]):
         return text + (" or empty" if self.optional else "")
 
 
-_registry: _Registry | None = None  # bound by _registry at import (it imports this module)
+@dataclasses.dataclass(frozen=True)
+class Resolved:
+    """A setting's current value and where it came from (for listings and errors)."""
+
+    setting: Setting[Any]
+    value: Any
+    source: str
 
 
-def bind_registry(registry: _Registry) -> None:
+class _Store(Protocol):
+    """What a `Setting` handle needs of the registry it was registered in (`_registry` binds
+    its registry here: this module does not import it)."""
+
+    def holds(self, setting: Setting[Any]) -> bool: ...
+
+    def value_of(self, setting: Setting[T]) -> T: ...
+
+    def resolve(self, name: str) -> Resolved: ...
+
+    def set(self, name: str, value: Any, *, source: str = ...) -> None: ...
+
+
+_registry: _Store | None = None  # bound by _registry at import (it imports this module)
+
+
+def bind_registry(registry: _Store) -> None:
     global _registry
     _registry = registry
 
 
-def _registry_of(setting: Setting[Any]) -> _Registry:
+def _registry_of(setting: Setting[Any]) -> _Store:
     registry = _registry
     assert registry is not None
     if not registry.holds(setting):

@@ -12,6 +12,7 @@ from ._host import host_cpu_identity, targets_build_host
 from ._module_build import CudaToolkit, ModuleSources, build_module, shipped_headers_digest
 from ._module_lookup import extension_file, find_built, lookup_key, nanobind_path, record_built
 from ._options import BuildOptions
+from ._start_log import logged_start
 from ._toolchain import ensure_toolchain, toolchain_spec
 
 
@@ -33,7 +34,8 @@ def build_extension(
     in the key by their digest. Host-tuned builds (``options.host_tuned``, by default the
     ``native_host_tuned`` setting) compile C++ sources with ``-march=native`` and are keyed by
     this machine's CPU (ADR 0023). On the compile log (``gt4py.infra.pipeline``) the build notes
-    ``("build", "hit" | "miss")``.
+    ``("build", "hit" | "miss")``, and a real build logs a line when it starts (naming the
+    :func:`~gt4py.infra.caching.build_label` in force, e.g. the program and backend).
 
     Raises ``CompilationError`` when the compiler rejects the sources and ``ToolchainError``
     when a build tool is missing or broken.
@@ -72,18 +74,28 @@ def build_extension(
         }
     )
 
+    label = caching.current_build_label()
+    language = "CUDA" if resolved.cuda else "C++"
+    started = (
+        f"compiling {label or f'native module {name!r}'} … started ({language} build"
+        + (f" of native module {name!r}" if label else "")
+        + ", a cache miss)"
+    )
+
     def build(build_dir: pathlib.Path) -> None:
-        toolchain = ensure_toolchain(spec)
-        cuda = CudaToolkit.locate(nvcc) if nvcc else None
-        build_module(
-            toolchain,
-            module,
-            resolved,
-            cuda=cuda,
-            ninja=spec.ninja,
-            build_dir=build_dir,
-            key=key,
-        )
+        # Only a real build gets here (a miss, under the lock): hits say nothing at the start.
+        with logged_start("native/modules", started):
+            toolchain = ensure_toolchain(spec)
+            cuda = CudaToolkit.locate(nvcc) if nvcc else None
+            build_module(
+                toolchain,
+                module,
+                resolved,
+                cuda=cuda,
+                ninja=spec.ninja,
+                build_dir=build_dir,
+                key=key,
+            )
 
     with pipeline.collect_outcomes() as notes:  # reported as "build", not the namespace
         entry = modules.get_or_build(key, build)

@@ -39,6 +39,7 @@ from . import _support_library, _tools
 from ._errors import ToolchainError
 from ._failed_builds import keep_failed_build, raise_if_disk_full
 from ._host import host_tuning_flags
+from ._start_log import logged_start
 
 
 # Bump when the probe project or the recorded commands change meaning: old toolchains in
@@ -236,13 +237,18 @@ def ensure_toolchain(spec: ToolchainSpec) -> Toolchain:
     change between calls (``config.overrides``).
     """
     cache = caching.BuildDirCache("native/toolchains")
-    directory = cache.get_or_build(spec.key, lambda build_dir: _set_up_logged(spec, build_dir))
+    with caching.build_label("the native toolchain"):
+        directory = cache.get_or_build(spec.key, lambda build_dir: _set_up_logged(spec, build_dir))
     return Toolchain.load(directory)
 
 
 def _set_up_logged(spec: ToolchainSpec, entry_dir: pathlib.Path) -> None:
     # One timed line on the gt4py.compile log (a warning when slow, as this usually is).
-    with pipeline.CompileEvent("the native toolchain (once per machine)", verb="setting up"):
+    what = "the native toolchain (once per machine)"
+    with (
+        logged_start("native/toolchains", f"setting up {what} … started (a cache miss)"),
+        pipeline.CompileEvent(what, verb="setting up"),
+    ):
         _set_up(spec, entry_dir)
 
 

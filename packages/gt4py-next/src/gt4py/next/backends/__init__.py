@@ -19,4 +19,8 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def __dir__() -> list[str]:  # the lazy backends too, so that a typo gets "Did you mean"
+    return sorted({*globals(), *__all__})
+
+
 __all__ = ["gtfn_cpu", "gtfn_gpu", "itir_python"]

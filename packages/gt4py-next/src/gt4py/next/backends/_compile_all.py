@@ -137,14 +137,21 @@ class _Built:
     cache_builds: dict[str, int]
 
 
-def build_variant(compiler: Any, program: Any, table_dtypes: Mapping[str, TableLayout]) -> _Built:
+def build_variant(
+    compiler: Any,
+    program: Any,
+    table_dtypes: Mapping[str, TableLayout],
+    label: str | None = None,
+) -> _Built:
     """The runner task: the backend's ``make_artifact`` (IR in, a picklable artifact out),
-    timed, with the cache entries it built counted (in this thread, so exact per task)."""
+    timed, with the cache entries it built counted (in this thread, so exact per task).
+    ``label`` names the variant in the caches' messages (a build's start, lock waits)."""
     from gt4py.infra import caching
 
     before = caching.builds_in_this_thread()
     started = time.perf_counter()
-    artifact = compiler.make_artifact(program, table_dtypes)
+    with caching.build_label(label):
+        artifact = compiler.make_artifact(program, table_dtypes)
     seconds = time.perf_counter() - started
     after = caching.builds_in_this_thread()
     builds = {n: c - before.get(n, 0) for n, c in after.items() if c != before.get(n, 0)}
@@ -418,7 +425,11 @@ def _make_task(pool: Any, prepared: Any) -> Any:
     import functools
 
     return functools.partial(
-        build_variant, pool.backend.compiler, prepared.optimized, prepared.table_dtypes
+        build_variant,
+        pool.backend.compiler,
+        prepared.optimized,
+        prepared.table_dtypes,
+        pool.build_label(prepared.key),
     )
 
 

@@ -75,9 +75,16 @@ def make_artifact(
     compiler: _pipeline.ArtifactPipeline,
     program: ir.Program,
     table_dtypes: Mapping[str, TableLayout],
+    label: str | None = None,
 ) -> _pipeline.Artifact:
-    """The runner task: the stages after ``ir_optimized`` (IR in, a picklable artifact out)."""
-    return compiler.make_artifact(program, table_dtypes)
+    """The runner task: the stages after ``ir_optimized`` (IR in, a picklable artifact out).
+
+    ``label`` (the variant, as the compile log names it) labels the cache entries built for it
+    in the caches' diagnostics and lock waits, in the worker too."""
+    from gt4py.infra import caching
+
+    with caching.build_label(label):
+        return compiler.make_artifact(program, table_dtypes)
 
 
 class PendingVariant:
@@ -481,7 +488,11 @@ class ProgramPool:
         if self._install_from_caches(prepared):
             return
         task = functools.partial(
-            make_artifact, self.backend.compiler, prepared.optimized, prepared.table_dtypes
+            make_artifact,
+            self.backend.compiler,
+            prepared.optimized,
+            prepared.table_dtypes,
+            self.build_label(prepared.key),
         )
         future = runners.default_runner().submit(task)
         pending = PendingVariant(self, prepared, future)
@@ -588,9 +599,16 @@ class ProgramPool:
         what = f"{self.definition.__name__}{key.describe(self._names)}"
         return pipeline.CompileEvent(what=what, target=self.backend.name)
 
+    def build_label(self, key: VariantKey) -> str:
+        """What the caches call the entries built for the variant ``key`` (as the compile log
+        does): ``lap(a: Field[[I, J, K], float64]) for gtfn_cpu``."""
+        return f"{self.definition.__name__}{key.describe(self._names)} for {self.backend.name}"
+
     def _make(self, key: VariantKey, offset_provider: Any) -> Variant:
         """Make the variant ``key`` here and now: every stage, logged as one compile."""
-        with self.compile_event(key) as event:
+        from gt4py.infra import caching
+
+        with self.compile_event(key) as event, caching.build_label(self.build_label(key)):
             return self._finish(self.prepare(key, offset_provider), None, event)
 
     def _finish(

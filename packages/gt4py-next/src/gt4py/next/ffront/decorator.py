@@ -1,10 +1,9 @@
 """``@field_operator``, ``@scan_operator`` and ``@program``: checked definitions bound to a backend.
 
-Decorating parses and type-checks the definition (errors are :class:`gtx.errors.DSLError` with
-the user's file:line:col); the frontend modules are imported on the first decoration, so
-``import gt4py.next`` stays cheap. Calls dispatch on the backend through
-:func:`gt4py.next.backend.execution_mode`; embedded backends run the Python definition on
-fields (``_embedded_run``).
+Decorating parses and type-checks the definition (errors are :class:`gt4py.next.errors.DSLError`
+with the user's file:line:col); the frontend modules are imported on the first decoration, so
+``import gt4py.next`` stays cheap. Calls dispatch on the backend: embedded backends run the
+Python definition on fields, compiled backends build (or reuse) a compiled variant.
 """
 
 from __future__ import annotations
@@ -727,8 +726,26 @@ def field_operator(
     **compilation_options: Any,
 ) -> Any:
     """Decorate a function as a field operator: ``@field_operator`` or
-    ``@field_operator(backend=..., enable_jit=..., ...)`` (compilation options as
-    ``with_compilation_options``)."""
+    ``@field_operator(backend=..., ...)``.
+
+    A field operator takes fields and scalars and returns a field (or a tuple of fields). Called
+    from a program, or directly with ``out=`` (and ``domain=``) to write its result.
+
+    Args:
+        definition: the function, annotated with ``gtx.Field[...]`` and scalar types; left out
+            when the decorator is called with options only.
+        backend: where calls run, e.g. ``gtx.gtfn_cpu``; left out, ``gtx.embedded_numpy``.
+        grid_type: ``GridType.CARTESIAN`` or ``GridType.UNSTRUCTURED``, kept on the result
+            for compatibility; how offsets shift is decided by the offset provider of a call.
+        **compilation_options: ``enable_jit``, ``static_params``, ``connectivities``,
+            ``static_domains``, as in ``with_compilation_options``.
+
+    Returns:
+        A ``FieldOperator`` (or, without ``definition``, the decorator that makes one).
+
+    Raises:
+        gt4py.next.errors.DSLError: the definition is not valid (syntax or types).
+    """
 
     def decorate(function: Callable[..., Any]) -> FieldOperator[..., Any]:
         try:
@@ -782,7 +799,26 @@ def scan_operator(
     grid_type: GridType | None = None,
     **compilation_options: Any,
 ) -> Any:
-    """Decorate ``def scan(carry, a, b) -> carry`` as a scan along ``axis`` starting at ``init``."""
+    """Decorate ``def scan(carry, a, b) -> carry`` as a scan along ``axis`` starting at ``init``.
+
+    The definition is called once per level of ``axis``; its first parameter is the value it
+    returned at the previous level (``init`` at the first one).
+
+    Args:
+        definition: the scan function ``(carry, *fields) -> carry``; left out when the
+            decorator is called with options only.
+        axis: the vertical dimension the scan walks along.
+        forward: ``True`` from the first level up, ``False`` from the last level down.
+        init: the carry at the first level (a scalar, or a tuple for a tuple carry).
+        backend: where calls run, e.g. ``gtx.gtfn_cpu``; left out, ``gtx.embedded_numpy``.
+        grid_type: ``GridType.CARTESIAN`` or ``GridType.UNSTRUCTURED``, kept on the result
+            for compatibility; how offsets shift is decided by the offset provider of a call.
+        **compilation_options: ``enable_jit``, ``static_params``, ``connectivities``,
+            ``static_domains``, as in ``with_compilation_options``.
+
+    Returns:
+        A ``ScanOperator`` (or, without ``definition``, the decorator that makes one).
+    """
 
     def decorate(function: Callable[..., Any]) -> ScanOperator:
         try:
@@ -835,11 +871,25 @@ def program(
 ) -> Any:
     """Decorate a function calling operators as a program: ``@program`` or ``@program(backend=...)``.
 
-    The compilation options (``enable_jit``, ``static_params``, ``connectivities``,
-    ``static_domains``) are those of ``with_compilation_options``: e.g. ``static_params`` names
-    scalar parameters whose values become constants of the generated code (one variant per
-    value), and ``enable_jit=False`` makes a call that matches no ``.compile()``d variant an
-    error. ``frozen`` is accepted for compatibility.
+    A program calls field operators and scan operators with ``out=`` fields; it returns nothing.
+
+    Args:
+        definition: the function; left out when the decorator is called with options only.
+        backend: where calls run, e.g. ``gtx.gtfn_cpu``; left out, ``gtx.embedded_numpy``.
+        grid_type: ``GridType.CARTESIAN`` or ``GridType.UNSTRUCTURED``, kept on the result
+            for compatibility; how offsets shift is decided by the offset provider of a call.
+        frozen: accepted for compatibility with released gt4py; has no effect.
+        **compilation_options: those of ``with_compilation_options``: ``static_params`` names
+            scalar parameters whose values become constants of the generated code (one variant
+            per value); ``enable_jit=False`` makes a call that matches no ``.compile()``d
+            variant an error; ``connectivities`` and ``static_domains`` fix the neighbour tables
+            and domains at compile time.
+
+    Returns:
+        A ``Program`` (or, without ``definition``, the decorator that makes one).
+
+    Raises:
+        gt4py.next.errors.DSLError: the definition is not valid (syntax or types).
     """
 
     def decorate(function: Callable[..., Any]) -> Program[...]:
