@@ -20,7 +20,8 @@ def lower_bounds() -> dict[str, str]:
     for pyproject in sorted(ROOT.glob("packages/*/pyproject.toml")):
         project = tomllib.loads(pyproject.read_text())["project"]
         requirements = list(project.get("dependencies", []))
-        requirements += project.get("optional-dependencies", {}).get("native", [])
+        for extra in ("native", "scipy"):  # the extras the suite runs with
+            requirements += project.get("optional-dependencies", {}).get(extra, [])
         for requirement in requirements:
             match = _LOWER.match(requirement)
             if match and not match.group(1).startswith("gt4py"):

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
+
+from gt4py.storage import special_functions
 
 
 Array = np.ndarray[Any, np.dtype[Any]]
@@ -45,6 +46,7 @@ def round_away_from_zero(value: Any) -> Any:
     return np.copysign(np.floor(np.abs(value) + 0.5), value)
 
 
-gamma = np.vectorize(math.gamma, otypes=[np.float64])
-erf = np.vectorize(math.erf, otypes=[np.float64])
-erfc = np.vectorize(math.erfc, otypes=[np.float64])
+# One implementation with gt4py.next (C conventions: nan at gamma's poles, not an exception).
+gamma = special_functions.gamma
+erf = special_functions.erf
+erfc = special_functions.erfc

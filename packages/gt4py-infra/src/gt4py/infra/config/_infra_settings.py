@@ -208,6 +208,19 @@ COMPILE_LOG_THRESHOLD_S = REGISTRY.register(
         env="GT4PY_COMPILE_LOG_THRESHOLD_S",
     )
 )
+SPECIAL_FUNCTIONS_SCIPY = REGISTRY.register(
+    Setting(
+        name="special_functions_scipy",
+        type=bool,
+        default=True,
+        doc=(
+            "gamma/erf/erfc on NumPy arrays (embedded gt4py.next, GTScript's numpy backend) use "
+            "scipy.special when it is installed (the 'scipy' extras); off: gt4py's own, slower "
+            "implementation (ADR 0028)"
+        ),
+        env="GT4PY_SPECIAL_FUNCTIONS_SCIPY",
+    )
+)
 NATIVE_HOST_TUNED = REGISTRY.register(
     Setting(
         name="native_host_tuned",
