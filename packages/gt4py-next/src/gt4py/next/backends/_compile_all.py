@@ -192,7 +192,7 @@ def _items(programs: Iterable[Any]) -> list[tuple[Any, dict[str, Any]]]:
 
 def _pool_of(definition: Any) -> Any:
     from ..ffront.decorator import FieldOperator, Program
-    from ._compiled_backend import StepBackend
+    from ._step_backend import StepBackend
 
     if not isinstance(definition, Program | FieldOperator):
         raise TypeError(

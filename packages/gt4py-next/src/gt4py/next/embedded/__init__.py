@@ -8,6 +8,9 @@ provider for shifts such as ``f(E2V)`` and, with ``lazy=True``, reuses dead temp
         out[domain] = operator_body(*fields)
 """
 
+# The operation modules register themselves with the field classes on import (the classes do not
+# import them): import them with the package, before any field can be used.
+from . import _builtins as _builtins, _elementwise as _elementwise, _shifts as _shifts
 from .context import (
     embedded_context as embedded_context,
     get_offset_provider as get_offset_provider,

@@ -13,10 +13,10 @@ from typing import Any, Final
 from .. import _builtin_vocabulary as vocabulary
 from .._dimensions import Dimension
 from .._offsets import DynamicOffset
-from . import _concat_where, _elementwise, _reductions, _where
+from . import _concat_where, _elementwise, _ops, _reductions, _where, nd_array_field
 
 
-def _unary(op: _elementwise.Op) -> Callable[[Any], Any]:
+def _unary(op: _ops.Op) -> Callable[[Any], Any]:
     def builtin(value: Any) -> Any:
         return _elementwise.apply(op, (value,))
 
@@ -24,7 +24,7 @@ def _unary(op: _elementwise.Op) -> Callable[[Any], Any]:
     return builtin
 
 
-def _binary(op: _elementwise.Op) -> Callable[[Any, Any], Any]:
+def _binary(op: _ops.Op) -> Callable[[Any, Any], Any]:
     def builtin(left: Any, right: Any) -> Any:
         return _elementwise.apply(op, (left, right))
 
@@ -45,7 +45,7 @@ def _from_vocabulary(name: str, row: vocabulary.Builtin) -> Callable[..., Any]:
         return _where.where
     if row.kind is vocabulary.Kind.REDUCTION:
         return _reduction(name)
-    op = _elementwise.OPS[row.ir_name]
+    op = _ops.OPS[row.ir_name]
     return _unary(op) if row.arity == 1 else _binary(op)
 
 
@@ -56,3 +56,6 @@ IMPLEMENTATIONS: Final[dict[str, Callable[..., Any]]] = {
     "concat_where": _concat_where.concat_where,
     "as_offset": DynamicOffset,
 }
+
+
+nd_array_field.register_operations(builtins=IMPLEMENTATIONS)  # `__gt_builtin_func__`

@@ -68,6 +68,11 @@ class LazyNdArrayField(NdArrayField):
     def is_pending(self) -> bool:
         return self._thunk is not None
 
+    def compute(self) -> None:
+        """Compute the array now if it is still pending (``context`` calls this on flushes)."""
+        if self._thunk is not None:
+            self._get_data()
+
 
 def deferred(
     domain: Domain,
@@ -112,14 +117,6 @@ def deferred(
 
 
 _PRUNE_AT: Final = 4096
-
-
-def evaluate_pending(registry: list[weakref.ref[Any]]) -> None:
-    """Compute every still pending result of ``registry`` (latest first, so chains reuse)."""
-    while registry:
-        field = registry.pop()()
-        if field is not None and field._thunk is not None:
-            field._get_data()
 
 
 def _evaluate(field: LazyNdArrayField) -> Any:

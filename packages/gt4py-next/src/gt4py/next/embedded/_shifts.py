@@ -18,7 +18,7 @@ from .._dimensions import CartesianConnectivity, Dimension, DimensionKind
 from .._domain import Domain, UnitRange
 from .._field import Connectivity
 from .._offsets import DynamicOffset, FieldOffset, IndexedFieldOffset
-from . import _alignment, _array_ns
+from . import _alignment, _array_ns, nd_array_field
 from .context import get_offset_provider
 from .exceptions import DomainError, OffsetProviderError
 from .nd_array_field import NdArrayConnectivityField, NdArrayField, is_field
@@ -356,3 +356,6 @@ def dynamic_shift(field: Any, shift: DynamicOffset) -> Any:
     data = _array_ns.function(xp, "take_along_axis")(source, positions, axis=axis)
     out_dims = dims if new_dim is None else (*dims[:axis], new_dim, *dims[axis + 1 :])
     return NdArrayField._make(Domain._make(tuple(out_dims), tuple(ranges)), data, xp)
+
+
+nd_array_field.register_operations(premap=premap)  # `field(E2V)`, `field.premap(...)`

@@ -147,6 +147,12 @@ def flush_pending_results() -> None:
 
 
 def _evaluate(registry: list[Any]) -> None:
-    from ._lazy import evaluate_pending
+    """Compute every still pending result of ``registry`` (latest first, so chains reuse).
 
-    evaluate_pending(registry)
+    The registry holds weak references to the pending results (``_lazy.LazyNdArrayField``,
+    which adds itself on creation), each computed by its ``compute()``.
+    """
+    while registry:
+        field = registry.pop()()
+        if field is not None:
+            field.compute()

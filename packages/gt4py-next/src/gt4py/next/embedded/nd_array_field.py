@@ -3,12 +3,13 @@
 :class:`EmbeddedField` gives every embedded field its operators; :class:`NdArrayField` holds
 one array, :class:`NdArrayConnectivityField` a neighbour table. The operations themselves
 live in the private ``_elementwise``, ``_shifts``, ``_reductions`` and ``_concat_where``
-modules, which work on any embedded field.
+modules, which work on any embedded field; as they build fields of the classes here, the
+classes reach them through the functions those modules register (:func:`register_operations`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
@@ -17,11 +18,47 @@ from .. import common
 from .._dimensions import Dimension, NamedIndex
 from .._domain import INFINITY, Domain, DomainLike, domain as as_domain
 from .._field import Connectivity, Field, scalar_dtype
-from . import _array_ns
+from . import _array_ns, _ops
 from ._alignment import is_unbounded, shape_of
 from ._selection import selection
 from .context import flush_pending_results
 from .exceptions import DomainError
+
+
+# -- the operations, registered by the modules that implement them --------------------------------
+# ``_elementwise``, ``_shifts`` and ``_builtins`` build fields of the classes below, so this module
+# does not import them: each registers its functions here when imported. The package
+# ``gt4py.next.embedded`` imports them all, so that they are registered before any of its
+# modules can be used.
+
+
+class _Operations:
+    """What the field classes delegate to, set by :func:`register_operations`."""
+
+    __slots__ = (
+        "apply",
+        "binary",
+        "builtins",
+        "premap",
+        "scalar_for_assignment",
+        "value_for_assignment",
+    )
+
+    binary: Callable[[_ops.Op, Any, Any], Any]  # _elementwise.binary
+    apply: Callable[[_ops.Op, Any], Any]  # _elementwise.apply
+    value_for_assignment: Callable[[Any, Domain, Any], Any]  # _elementwise
+    scalar_for_assignment: Callable[[Any, Any], Any]  # _elementwise
+    premap: Callable[[Any, Any], Any]  # _shifts.premap
+    builtins: Mapping[str, Callable[..., Any]]  # _builtins.IMPLEMENTATIONS
+
+
+_operations = _Operations()
+
+
+def register_operations(**operations: Any) -> None:
+    """Set the implementations the field classes call (names as in :class:`_Operations`)."""
+    for name, implementation in operations.items():
+        setattr(_operations, name, implementation)
 
 
 class EmbeddedField(Field):
@@ -38,107 +75,107 @@ class EmbeddedField(Field):
     # -- arithmetic -----------------------------------------------------------------------------
 
     def __add__(self, other: Any) -> Any:
-        return _elementwise.binary(_elementwise.ADD, self, other)
+        return _operations.binary(_ops.ADD, self, other)
 
     def __radd__(self, other: Any) -> Any:
-        return _elementwise.binary(_elementwise.ADD, other, self)
+        return _operations.binary(_ops.ADD, other, self)
 
     def __sub__(self, other: Any) -> Any:
-        return _elementwise.binary(_elementwise.SUBTRACT, self, other)
+        return _operations.binary(_ops.SUBTRACT, self, other)
 
     def __rsub__(self, other: Any) -> Any:
-        return _elementwise.binary(_elementwise.SUBTRACT, other, self)
+        return _operations.binary(_ops.SUBTRACT, other, self)
 
     def __mul__(self, other: Any) -> Any:
-        return _elementwise.binary(_elementwise.MULTIPLY, self, other)
+        return _operations.binary(_ops.MULTIPLY, self, other)
 
     def __rmul__(self, other: Any) -> Any:
-        return _elementwise.binary(_elementwise.MULTIPLY, other, self)
+        return _operations.binary(_ops.MULTIPLY, other, self)
 
     def __truediv__(self, other: Any) -> Any:
-        return _elementwise.binary(_elementwise.DIVIDE, self, other)
+        return _operations.binary(_ops.DIVIDE, self, other)
 
     def __rtruediv__(self, other: Any) -> Any:
-        return _elementwise.binary(_elementwise.DIVIDE, other, self)
+        return _operations.binary(_ops.DIVIDE, other, self)
 
     def __floordiv__(self, other: Any) -> Any:
-        return _elementwise.binary(_elementwise.FLOOR_DIVIDE, self, other)
+        return _operations.binary(_ops.FLOOR_DIVIDE, self, other)
 
     def __rfloordiv__(self, other: Any) -> Any:
-        return _elementwise.binary(_elementwise.FLOOR_DIVIDE, other, self)
+        return _operations.binary(_ops.FLOOR_DIVIDE, other, self)
 
     def __mod__(self, other: Any) -> Any:
-        return _elementwise.binary(_elementwise.MOD, self, other)
+        return _operations.binary(_ops.MOD, self, other)
 
     def __rmod__(self, other: Any) -> Any:
-        return _elementwise.binary(_elementwise.MOD, other, self)
+        return _operations.binary(_ops.MOD, other, self)
 
     def __pow__(self, other: Any) -> Any:
-        return _elementwise.binary(_elementwise.POWER, self, other)
+        return _operations.binary(_ops.POWER, self, other)
 
     def __rpow__(self, other: Any) -> Any:
-        return _elementwise.binary(_elementwise.POWER, other, self)
+        return _operations.binary(_ops.POWER, other, self)
 
     def __neg__(self) -> Any:
-        return _elementwise.apply(_elementwise.NEGATIVE, (self,))
+        return _operations.apply(_ops.NEGATIVE, (self,))
 
     def __pos__(self) -> Any:
-        return _elementwise.apply(_elementwise.POSITIVE, (self,))
+        return _operations.apply(_ops.POSITIVE, (self,))
 
     def __abs__(self) -> Any:
-        return _elementwise.apply(_elementwise.ABS, (self,))
+        return _operations.apply(_ops.ABS, (self,))
 
     # -- comparison -----------------------------------------------------------------------------
 
     def __eq__(self, other: Any) -> Any:
-        return _elementwise.binary(_elementwise.EQUAL, self, other)
+        return _operations.binary(_ops.EQUAL, self, other)
 
     def __ne__(self, other: Any) -> Any:
-        return _elementwise.binary(_elementwise.NOT_EQUAL, self, other)
+        return _operations.binary(_ops.NOT_EQUAL, self, other)
 
     def __lt__(self, other: Any) -> Any:
-        return _elementwise.binary(_elementwise.LESS, self, other)
+        return _operations.binary(_ops.LESS, self, other)
 
     def __le__(self, other: Any) -> Any:
-        return _elementwise.binary(_elementwise.LESS_EQUAL, self, other)
+        return _operations.binary(_ops.LESS_EQUAL, self, other)
 
     def __gt__(self, other: Any) -> Any:
-        return _elementwise.binary(_elementwise.GREATER, self, other)
+        return _operations.binary(_ops.GREATER, self, other)
 
     def __ge__(self, other: Any) -> Any:
-        return _elementwise.binary(_elementwise.GREATER_EQUAL, self, other)
+        return _operations.binary(_ops.GREATER_EQUAL, self, other)
 
     # -- logical (bool fields) ------------------------------------------------------------------
 
     def __and__(self, other: Any) -> Any:
-        return _elementwise.binary(_elementwise.LOGICAL_AND, self, other)
+        return _operations.binary(_ops.LOGICAL_AND, self, other)
 
     def __rand__(self, other: Any) -> Any:
-        return _elementwise.binary(_elementwise.LOGICAL_AND, other, self)
+        return _operations.binary(_ops.LOGICAL_AND, other, self)
 
     def __or__(self, other: Any) -> Any:
-        return _elementwise.binary(_elementwise.LOGICAL_OR, self, other)
+        return _operations.binary(_ops.LOGICAL_OR, self, other)
 
     def __ror__(self, other: Any) -> Any:
-        return _elementwise.binary(_elementwise.LOGICAL_OR, other, self)
+        return _operations.binary(_ops.LOGICAL_OR, other, self)
 
     def __xor__(self, other: Any) -> Any:
-        return _elementwise.binary(_elementwise.LOGICAL_XOR, self, other)
+        return _operations.binary(_ops.LOGICAL_XOR, self, other)
 
     def __rxor__(self, other: Any) -> Any:
-        return _elementwise.binary(_elementwise.LOGICAL_XOR, other, self)
+        return _operations.binary(_ops.LOGICAL_XOR, other, self)
 
     def __invert__(self) -> Any:
-        return _elementwise.apply(_elementwise.LOGICAL_NOT, (self,))
+        return _operations.apply(_ops.LOGICAL_NOT, (self,))
 
     # -- numpy interoperation -------------------------------------------------------------------
 
     def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
         """``np.sin(field)`` and ``np.float64(2) * field`` give fields, like the builtins."""
-        op = _elementwise.UFUNC_OPS.get(getattr(ufunc, "__name__", ""))
+        op = _ops.UFUNC_OPS.get(getattr(ufunc, "__name__", ""))
         if method != "__call__" or kwargs or op is None:
             return NotImplemented
-        return _elementwise.apply(op, inputs)
+        return _operations.apply(op, inputs)
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray[Any, Any]:
         array = self.asnumpy()
@@ -150,17 +187,17 @@ class EmbeddedField(Field):
     # -- shifts and builtins --------------------------------------------------------------------
 
     def premap(self, *connectivities: Any) -> Any:
-        return _shifts.premap(self, connectivities)
+        return _operations.premap(self, connectivities)
 
     def __call__(self, *connectivities: Any) -> Any:
-        return _shifts.premap(self, connectivities)
+        return _operations.premap(self, connectivities)
 
     def __getitem__(self, index: Any) -> Any:
         return self.restrict(index)
 
     @classmethod
     def __gt_builtin_func__(cls, name: str) -> Any:
-        return _builtins.IMPLEMENTATIONS.get(name)
+        return _operations.builtins.get(name)
 
     @property
     def shape(self) -> tuple[int, ...]:
@@ -287,7 +324,7 @@ class NdArrayField(EmbeddedField):
         if any(is_unbounded(r) for r in target.ranges):
             raise DomainError(f"cannot assign to the unbounded {target}")
         if is_field(value):
-            value = _elementwise.value_for_assignment(value, target, self.dtype)
+            value = _operations.value_for_assignment(value, target, self.dtype)
         elif _array_ns.namespace_of(value) is not None and getattr(value, "ndim", 0) > 0:
             value = _array_ns.as_namespace_array(self.array_ns, value)
             if tuple(value.shape) != target.shape:
@@ -296,7 +333,7 @@ class NdArrayField(EmbeddedField):
                     f"(shape {target.shape})"
                 )
         else:
-            value = _elementwise.scalar_for_assignment(value, self.dtype)
+            value = _operations.scalar_for_assignment(value, self.dtype)
         self._write(cut, value)
 
     def _write(self, cut: tuple[Any, ...], value: Any) -> None:
@@ -467,7 +504,3 @@ def _field_view(definition: Any, /, *, domain: DomainLike, dtype: Any = None) ->
     if dtype is not None and np.dtype(dtype) != definition.dtype:
         definition = xp.asarray(definition, dtype=scalar_dtype(dtype))
     return NdArrayField(domain, definition, array_ns=xp)
-
-
-# The operation modules import this module's classes; importing them last closes the loop.
-from . import _builtins, _elementwise, _shifts  # noqa: E402

@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Literal, cast
 
 from ... import ir
-from .. import _compiled_backend, _pipeline
+from .. import _pipeline, _step_backend
 from .._table_layout import TableLayout
 from . import _codegen, _identifiers
 
@@ -324,13 +324,13 @@ def make_gtfn_backend(
     passes: Callable[..., Any] = make_gtfn_passes,
     translation: Callable[..., Any] = make_gtfn_translation,
     compiler: Callable[..., Any] = make_gtfn_compiler,
-) -> _compiled_backend.StepBackend:
+) -> _step_backend.StepBackend:
     """The gtfn backend from its step builders (each called here with ``config``)."""
     config = config if config is not None else GTFNConfig()
     translation_step = translation(config)
     if config.cached_translation:
         translation_step = CachedTranslation(translation_step)
     pipeline = GTFNPipeline(translation_step, compiler(config), config.device)
-    return _compiled_backend.StepBackend(
+    return _step_backend.StepBackend(
         name, config=config, optimize=passes(config), compiler=pipeline
     )

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ... import ir
-from .. import _compiled_backend, _pipeline
+from .. import _pipeline, _step_backend
 from . import _codegen
 
 
@@ -61,7 +61,7 @@ class PythonPipeline(_pipeline.ArtifactPipeline):
 
 def make_itir_python_backend(
     *, name: str = "itir_python", cse: bool = True
-) -> _compiled_backend.StepBackend:
-    return _compiled_backend.StepBackend(
+) -> _step_backend.StepBackend:
+    return _step_backend.StepBackend(
         name, config=None, optimize=_pipeline.Passes(cse=cse), compiler=PythonPipeline()
     )
