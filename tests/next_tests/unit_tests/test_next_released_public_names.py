@@ -8,6 +8,7 @@ is written out below: released gt4py is not installed next to this one.
 from __future__ import annotations
 
 import builtins
+import importlib
 import subprocess
 import sys
 from typing import Any
@@ -367,3 +368,30 @@ def test_fbuiltins_released_all():
 
 def test_experimental_names():
     assert set(gtx.experimental.__all__) >= {"as_offset", "concat_where"}
+
+
+# released gt4py.next modules without a counterpart here -> what the error must name
+GONE_MODULES = {
+    "gt4py.next.iterator": "field_operator / program",
+    "gt4py.next.iterator.builtins": "field_operator / program",
+    "gt4py.next.iterator.ir": "gt4py.next.ir",
+    "gt4py.next.otf.workflow": "gt4py.next.backends",
+    "gt4py.next.field_utils": "Field.asnumpy()",
+    "gt4py.next.fingerprinting": "gt4py.infra.fingerprinting",
+    "gt4py.next.named_collections": "tuples of fields",
+    "gt4py.next.utils": "the public API of gt4py.next",
+}
+
+
+@pytest.mark.parametrize("module", sorted(GONE_MODULES))
+def test_gone_modules_fail_to_import_naming_their_replacement(module):
+    with pytest.raises(ModuleNotFoundError, match="; use ") as info:
+        importlib.import_module(module)
+    assert GONE_MODULES[module] in str(info.value)
+    # as Python's own error: `name` is the first missing package (the parent of a submodule)
+    assert module.startswith(info.value.name) and info.value.name.count(".") == 2
+
+
+def test_other_missing_modules_keep_pythons_error():
+    with pytest.raises(ModuleNotFoundError, match=r"^No module named 'gt4py.next.no_such'$"):
+        importlib.import_module("gt4py.next.no_such")

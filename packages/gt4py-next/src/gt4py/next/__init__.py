@@ -30,7 +30,11 @@ from ._backend import (
     lazy_embedded_backend as _lazy_embedded_backend,
     wait_for_compilation as wait_for_compilation,
 )
-from ._relocated import Gone as _Gone, module_getattr as _module_getattr
+from ._relocated import (
+    Gone as _Gone,
+    forbid_gone_packages as _forbid_gone_packages,
+    module_getattr as _module_getattr,
+)
 from ._version import __version__ as __version__
 
 # Registers the compiled backends' settings (async_compilation, enable_jit, metrics) so that
@@ -150,6 +154,40 @@ _STAGGERED = _Gone(
     "staggered dimensions (half-integer Cartesian shifts such as I + 0.5) are not supported",
 )
 
+_ITERATOR = _Gone(
+    "field_operator / program (their lowered form is gt4py.next.ir, the field-level IR; "
+    "see the migration guide)",
+    "there is no iterator IR, and no iterator-level embedded execution, here",
+)
+# Released modules without a counterpart: `import gt4py.next.iterator[.anything]` and the others
+# fail with what to use instead, not Python's bare "No module named ...".
+_forbid_gone_packages(
+    {
+        f"{__name__}.iterator": _ITERATOR,
+        f"{__name__}.otf": _Gone(
+            "gt4py.next.backends (make_gtfn_backend, compile_all; the compile pipeline as data) "
+            "and gt4py.infra (caching, runners)",
+            "released gt4py's on-the-fly compilation workflow (otf.workflow, otf.stages, "
+            "otf.compilation) is not here",
+        ),
+        f"{__name__}.field_utils": _Gone(
+            "Field.asnumpy() and the constructors (gtx.as_field, gtx.zeros, ...)",
+            "released gt4py's field helpers are not here",
+        ),
+        f"{__name__}.fingerprinting": _Gone(
+            "gt4py.infra.fingerprinting", "gt4py.next has no fingerprinting module of its own"
+        ),
+        f"{__name__}.named_collections": _Gone(
+            "tuples of fields", "released gt4py's named collections of fields are not here"
+        ),
+        f"{__name__}.utils": _Gone(
+            "the public API of gt4py.next",
+            "released gt4py.next's internal helpers (tree_map, flatten_nested_tuple, ...) "
+            "are not here",
+        ),
+    }
+)
+
 # Released top-level names without a counterpart here: each fails naming what to use instead.
 __getattr__ = _module_getattr(
     __name__,
@@ -161,10 +199,7 @@ __getattr__ = _module_getattr(
         "is_staggered": _STAGGERED,
         "flip_staggered": _STAGGERED,
         "as_non_staggered": _STAGGERED,
-        "iterator": _Gone(
-            "field_operator / program (their lowered form is gt4py.next.ir, the field-level IR)",
-            "there is no iterator IR, and no iterator-level embedded execution, here",
-        ),
+        "iterator": _ITERATOR,
     },
     fallback=_lazy,
 )

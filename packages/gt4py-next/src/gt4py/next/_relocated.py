@@ -16,8 +16,11 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import importlib.abc
+import sys
 import warnings
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from types import ModuleType
 from typing import Any
 
 
@@ -91,4 +94,40 @@ def module_getattr(
     return __getattr__
 
 
-__all__ = ["Gone", "Moved", "Relocation", "module_getattr", "moved_message", "warn_moved"]
+class _GoneModules(importlib.abc.MetaPathFinder):
+    """Imports of released packages that are gone fail naming what to use instead.
+
+    Last on ``sys.meta_path``: asked only for modules no other finder has, so it costs nothing
+    on ordinary imports. ``import gt4py.next.iterator.builtins`` raises
+    ``ModuleNotFoundError("gt4py.next.iterator: ...; use ...")``, not Python's bare one.
+    """
+
+    def __init__(self, packages: Mapping[str, Gone]) -> None:
+        self.packages = dict(packages)
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
+    ) -> None:
+        for package, gone in self.packages.items():
+            if fullname == package or fullname.startswith(package + "."):
+                raise ModuleNotFoundError(gone.message(package), name=fullname)
+
+
+def forbid_gone_packages(packages: Mapping[str, Gone]) -> None:
+    """Install (once per package set) the finder that refuses the gone ``packages`` by name."""
+    for finder in sys.meta_path:
+        if isinstance(finder, _GoneModules):
+            finder.packages.update(packages)
+            return
+    sys.meta_path.append(_GoneModules(packages))
+
+
+__all__ = [
+    "Gone",
+    "Moved",
+    "Relocation",
+    "forbid_gone_packages",
+    "module_getattr",
+    "moved_message",
+    "warn_moved",
+]
