@@ -18,6 +18,7 @@ from collections.abc import Mapping
 
 from ... import _builtin_vocabulary as vocabulary, ir
 from .._extents import checked_at_run_time, field_codes
+from .._read_walk import walk_read
 from .._table_layout import TableLayout
 from ._cxx import CXX_TYPES
 
@@ -148,49 +149,12 @@ class ExpressionGenerator:
         raise TypeError(f"unknown IR function {fun!r}")
 
     def _deref(self, node: ir.Deref, position: dict[str, str]) -> str:
-        pos = dict(position)
         # per-point checks of a read made only under a condition or at a position read from
         # a field (the others are checked before the call: backends/_extents.py)
         checked = node.field in self.codes and (
             self.check_every_read or checked_at_run_time(node, self._guards > 0)
         )
-        inside: list[str] = []
-        for shift in node.shifts:
-            if isinstance(shift, ir.CartesianShift):
-                pos[shift.dim] = f"({pos[shift.dim]} + {shift.amount})"
-            elif isinstance(shift, ir.DynamicShift):
-                # as on embedded (ADR 0005): a position outside the field reads its edge
-                f, d = node.field, shift.dim
-                moved = f"{pos[d]} + index_t({self.expr(shift.amount, position)})"
-                pos[d] = f"std::max({f}_lo_{d}, std::min(index_t({moved}), {f}_hi_{d} - 1))"
-            elif isinstance(shift, ir.LocalIndex):
-                pos[shift.dim] = str(shift.index)
-            else:
-                assert isinstance(shift, ir.NeighbourShift)
-                decl = self.offsets[shift.offset]
-                at = pos.pop(decl.domain_dim)
-                t = decl.name
-                if checked:
-                    inside.append(f"({at}) >= 0 && ({at}) < {t}_rows")
-                    if decl.local is not None:
-                        column = (
-                            str(shift.index)
-                            if shift.index is not None
-                            else pos[ir.neighbour_key(decl.local, shift.outer)]
-                        )
-                        inside.append(f"({column}) >= 0 && ({column}) < {t}_count")
-                if decl.local is None:
-                    entry = self._hoisted_entry(f"{t}[{at} * {t}_s0]", t)
-                else:
-                    neighbour = (
-                        str(shift.index)
-                        if shift.index is not None
-                        else pos[ir.neighbour_key(decl.local, shift.outer)]
-                    )
-                    entry = self._hoisted_entry(f"{t}[{at} * {t}_s0 + {neighbour} * {t}_s1]", t)
-                    if shift.index is None and self.table_layout(t).has_skip:
-                        self._record_mask(decl, f"{entry} != {t}_skip", shift.outer)
-                pos[decl.codomain] = f"index_t({entry})"
+        pos, inside = walk_read(self, node, position, self.offsets, checked)
         param = self.fields[node.field]
         index = " + ".join(f"{pos[d]} * {node.field}_s_{d}" for d in param.dims) or "0"
         if not checked:
@@ -203,6 +167,39 @@ class ExpressionGenerator:
             f"(({' && '.join(inside)}) ? {f}[{index}] : "
             f"gt_outside<{cxx}>(gt_status, {self.codes[f]}))"
         )
+
+    # -- the read's parts in C++ (ReadSpelling of backends/_read_walk.py) -----------------------
+
+    def clamped_move(
+        self, field: str, dim: str, at: str, amount: ir.Expr, position: Mapping[str, str]
+    ) -> str:
+        moved = f"{at} + index_t({self.expr(amount, dict(position))})"
+        return f"std::max({field}_lo_{dim}, std::min(index_t({moved}), {field}_hi_{dim} - 1))"
+
+    def row_inside(self, at: str, table: str) -> str:
+        return f"({at}) >= 0 && ({at}) < {table}_rows"
+
+    def column_inside(self, column: str, table: str) -> str:
+        return f"({column}) >= 0 && ({column}) < {table}_count"
+
+    def neighbour_entry(
+        self,
+        decl: ir.OffsetDecl,
+        at: str,
+        column: str | None,
+        checked: bool,
+        *,
+        iterated: bool,
+        outer: int,
+    ) -> str:
+        t = decl.name
+        if column is None:
+            entry = self._hoisted_entry(f"{t}[{at} * {t}_s0]", t)
+        else:
+            entry = self._hoisted_entry(f"{t}[{at} * {t}_s0 + {column} * {t}_s1]", t)
+            if iterated and self.table_layout(t).has_skip:
+                self._record_mask(decl, f"{entry} != {t}_skip", outer)
+        return f"index_t({entry})"
 
     def _hoisted_entry(self, entry: str, table: str) -> str:
         """``entry`` loaded once per outer point if it uses only outer loop indices (and

@@ -14,6 +14,7 @@ from typing import Final
 
 from ... import _builtin_vocabulary as vocabulary, ir
 from .._extents import checked_at_run_time, field_codes
+from .._read_walk import walk_read
 from .._table_layout import TableLayout
 
 
@@ -269,38 +270,7 @@ class PythonGenerator:
     ) -> tuple[str, list[str]]:
         """The read's value and, if ``checked``, the conditions for it to be inside its field
         (table lookups then never fail: an outside row reads row 0, ruled out by them)."""
-        pos = dict(position)
-        inside: list[str] = []
-        for shift in node.shifts:
-            if isinstance(shift, ir.CartesianShift):
-                pos[shift.dim] = f"({pos[shift.dim]} + {shift.amount})"
-            elif isinstance(shift, ir.DynamicShift):
-                # as on embedded (ADR 0005): a position outside the field reads its edge
-                f, d = node.field, shift.dim
-                moved = f"{pos[d]} + np.asarray({self.expr(shift.amount, position)})"
-                pos[d] = f"np.maximum({f}_lo_{d}, np.minimum({moved}, {f}_hi_{d} - 1))"
-            elif isinstance(shift, ir.LocalIndex):
-                pos[shift.dim] = str(shift.index)
-            else:
-                assert isinstance(shift, ir.NeighbourShift)
-                decl = self.offsets[shift.offset]
-                at = pos.pop(decl.domain_dim)
-                t = decl.name
-                if checked:
-                    inside.append(f"(({at}) >= 0) & (({at}) < {t}.shape[0])")
-                if decl.local is None:
-                    pos[decl.codomain] = f"_gather({t}, ({at},))" if checked else f"{t}[{at}]"
-                else:
-                    key = ir.neighbour_key(decl.local, shift.outer)
-                    neighbour = str(shift.index) if shift.index is not None else pos[key]
-                    if checked:
-                        inside.append(f"(({neighbour}) >= 0) & (({neighbour}) < {t}.shape[1])")
-                        pos[decl.codomain] = f"_gather({t}, ({at}, {neighbour}))"
-                    else:
-                        pos[decl.codomain] = f"{t}[{at}, {neighbour}]"
-                    if shift.index is None:
-                        check = f"({pos[decl.codomain]} != {decl.name}_skip)"
-                        self._record_mask(decl, check, shift.outer)
+        pos, inside = walk_read(self, node, position, self.offsets, checked)
         param = self.fields[node.field]
         f = node.field
         index = ", ".join(f"{pos[d]} - {f}_lo_{d}" for d in param.dims)
@@ -309,6 +279,38 @@ class PythonGenerator:
                 f"(({pos[d]}) >= {f}_lo_{d}) & (({pos[d]}) < {f}_hi_{d})" for d in param.dims
             )
         return f"_gather({f}, ({index},))", inside
+
+    # -- the read's parts in NumPy (ReadSpelling of backends/_read_walk.py) ---------------------
+
+    def clamped_move(
+        self, field: str, dim: str, at: str, amount: ir.Expr, position: Mapping[str, str]
+    ) -> str:
+        moved = f"{at} + np.asarray({self.expr(amount, dict(position))})"
+        return f"np.maximum({field}_lo_{dim}, np.minimum({moved}, {field}_hi_{dim} - 1))"
+
+    def row_inside(self, at: str, table: str) -> str:
+        return f"(({at}) >= 0) & (({at}) < {table}.shape[0])"
+
+    def column_inside(self, column: str, table: str) -> str:
+        return f"(({column}) >= 0) & (({column}) < {table}.shape[1])"
+
+    def neighbour_entry(
+        self,
+        decl: ir.OffsetDecl,
+        at: str,
+        column: str | None,
+        checked: bool,
+        *,
+        iterated: bool,
+        outer: int,
+    ) -> str:
+        t = decl.name
+        if column is None:
+            return f"_gather({t}, ({at},))" if checked else f"{t}[{at}]"
+        entry = f"_gather({t}, ({at}, {column}))" if checked else f"{t}[{at}, {column}]"
+        if iterated:
+            self._record_mask(decl, f"({entry} != {t}_skip)", outer)
+        return entry
 
     # -- per-point checks -----------------------------------------------------------------------
 
