@@ -40,8 +40,8 @@ _FIELD = "gt4py.next._field.Field"
 _DIMS = "gt4py.next._dimensions.Dims"
 _CALLS = frozenset(
     {
-        "gt4py.next.ffront.decorator.FieldOperator.__call__",
-        "gt4py.next.ffront.decorator.Program.__call__",
+        "gt4py.next.ffront._field_operator.FieldOperator.__call__",
+        "gt4py.next.ffront._program.Program.__call__",
     }
 )
 #: the keywords a call adds to the definition's parameters

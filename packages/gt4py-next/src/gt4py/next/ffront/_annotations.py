@@ -13,7 +13,7 @@ from .._dimensions import CartesianConnectivity, Dimension
 from .._field import FieldAnnotation, scalar_dtype
 from .._offsets import FieldOffset, IndexedFieldOffset
 from .._scalar_types import SCALAR_TYPES
-from . import fbuiltins, type_specifications as ts
+from . import _callable_kinds, fbuiltins, type_specifications as ts
 
 
 class AnnotationError(TypeError):
@@ -115,8 +115,6 @@ def _named_collection(cls: type) -> ts.NamedCollectionType:
 
 def type_of_value(value: Any) -> ts.TypeSpec | None:
     """The type of a global a definition refers to (``None``: not usable in the DSL)."""
-    from .decorator import FieldOperator, Program, ScanOperator
-
     if isinstance(value, Dimension):
         return ts.DimensionType(value)
     if isinstance(value, FieldOffset):
@@ -127,10 +125,9 @@ def type_of_value(value: Any) -> ts.TypeSpec | None:
         return ts.CartesianShiftType(value.dim)
     if isinstance(value, fbuiltins.BuiltInFunction):
         return ts.CallableType("builtin", value)
-    if isinstance(value, (FieldOperator, ScanOperator)):
-        return ts.CallableType("operator", value)
-    if isinstance(value, Program):
-        return ts.CallableType("program", value)
+    kind = _callable_kinds.kind_of(value)  # a field, scan operator or program (registered)
+    if kind is not None:
+        return ts.CallableType(kind, value)
     if isinstance(value, type) and (value in SCALAR_TYPES or value in _PYTHON_SCALARS):
         return ts.DTypeType(scalar_dtype(value))
     if isinstance(value, type) and issubclass(value, np.generic):
