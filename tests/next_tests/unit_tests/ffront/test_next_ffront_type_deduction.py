@@ -301,3 +301,36 @@ def test_error_message_shows_location() -> None:
         gtx.field_operator(bad)
     text = str(info.value)
     assert f"{__file__}:" in text and "use '&'" in text
+
+
+def _python_abs(a: IJField) -> IJField:
+    return abs(a)  # python-abs
+
+
+def _python_max(a: IJField) -> IJField:
+    return max(a, 2.0 * a)  # python-max
+
+
+@pytest.mark.parametrize(
+    ("definition", "instead"), [(_python_abs, "abs"), (_python_max, "maximum")]
+)
+def test_python_builtins_name_the_gt4py_builtin_to_use(definition, instead):
+    marker = "python-abs" if definition is _python_abs else "python-max"
+    with pytest.raises(errors.DSLTypeError, match="is Python's builtin") as info:
+        gtx.field_operator(definition)
+    assert f"use gt4py.next's {instead} (`from gt4py.next import {instead}`)" in str(info.value)
+    assert info.value.location.line == _line_of(marker, definition)
+
+
+def _shadowed_builtin_name(a: IJField) -> IJField:
+    return max(a, a)  # a user's own max here is not Python's
+
+
+def test_a_users_own_function_named_like_a_builtin_keeps_the_general_message():
+    namespace = {"max": lambda x, y: x}
+    shadowed = type(_shadowed_builtin_name)(
+        _shadowed_builtin_name.__code__, {**_shadowed_builtin_name.__globals__, **namespace}
+    )
+    shadowed.__annotations__ = _shadowed_builtin_name.__annotations__
+    with pytest.raises(errors.DSLTypeError, match="pass it as an argument"):
+        gtx.field_operator(shadowed)

@@ -10,9 +10,10 @@ pointwise promotion rules are typed by the base class, :class:`._call_types.Call
 from __future__ import annotations
 
 import ast
+import builtins
 import types
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import Any, Final, NoReturn
 
 import numpy as np
 
@@ -30,6 +31,10 @@ from ._annotations import AnnotationError, type_from_annotation, type_of_value
 from ._call_types import CallTyping
 from ._source import SourceDefinition, global_value, is_missing
 from ._type_rules import BOOL, FLOAT64, INT64, describe, is_weak, same_type
+
+
+# Python builtins users reach for in an operator -> the gt4py.next builtin that does it there
+_GT4PY_SPELLING: Final = {"abs": "abs", "max": "maximum", "min": "minimum", "pow": "power"}
 
 
 _ARITHMETIC = {
@@ -317,6 +322,13 @@ class OperatorTypeDeduction(CallTyping):
         self._note_constant(node, value)
         type_ = type_of_value(value)
         if type_ is None:
+            instead = _GT4PY_SPELLING.get(node.id)
+            if instead is not None and value is getattr(builtins, node.id, None):
+                self.error(
+                    node,
+                    f"'{node.id}' is Python's builtin, which cannot be used inside an operator; "
+                    f"use gt4py.next's {instead} (`from gt4py.next import {instead}`)",
+                )
             self.error(
                 node,
                 f"'{node.id}' refers to {describe(value)}, which cannot be used inside an "
