@@ -250,3 +250,16 @@ def test_a_warm_background_compile_is_installed_without_a_worker(cache_dir):
     for n in (1, 2, 3):
         warm(a, n, out)
         assert out.asnumpy()[2] == 2.0 * n
+
+
+def test_compile_lines_of_long_signatures_name_the_static_values_only():
+    from gt4py.next.backends import _variant_keys
+
+    names = [f"field_{i}" for i in range(40)] + ["flag", "n"]
+    key = _variant_keys.VariantKey(
+        ("Field[[Cell, K], float64]",) * 40 + ("bool", "int32"), (("flag", True), ("n", 3))
+    )
+    assert key.summary(names) == "(42 arguments; static flag=True, n=3)"
+    assert "field_39" in key.describe(names)  # error messages keep the whole signature
+    short = _variant_keys.VariantKey(("Field[[I], float64]",))
+    assert short.summary(["a"]) == short.describe(["a"]) == "(a: Field[[I], float64])"

@@ -596,13 +596,13 @@ class ProgramPool:
 
     def compile_event(self, key: VariantKey) -> pipeline.CompileEvent:
         """The compile log's line for making the variant ``key`` on this backend."""
-        what = f"{self.definition.__name__}{key.describe(self._names)}"
+        what = f"{self.definition.__name__}{key.summary(self._names)}"
         return pipeline.CompileEvent(what=what, target=self.backend.name)
 
     def build_label(self, key: VariantKey) -> str:
         """What the caches call the entries built for the variant ``key`` (as the compile log
         does): ``lap(a: Field[[I, J, K], float64]) for gtfn_cpu``."""
-        return f"{self.definition.__name__}{key.describe(self._names)} for {self.backend.name}"
+        return f"{self.definition.__name__}{key.summary(self._names)} for {self.backend.name}"
 
     def _make(self, key: VariantKey, offset_provider: Any) -> Variant:
         """Make the variant ``key`` here and now: every stage, logged as one compile."""

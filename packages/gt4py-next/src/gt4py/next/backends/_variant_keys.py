@@ -20,6 +20,10 @@ from .._domain import DomainError, fits_index_space, index_range_message
 from ..ffront import type_specifications as ts
 
 
+# compile-log lines and cache labels: longer signatures are summarised (VariantKey.summary)
+_SUMMARY_LIMIT = 200
+
+
 @dataclasses.dataclass(frozen=True)
 class VariantKey:
     """What decides the code of one variant.
@@ -58,6 +62,18 @@ class VariantKey:
                 f"{name}[{', '.join(f'{d}: {a}..{b}' for d, a, b in bounds)}]"
                 for name, bounds in self.domains
             )
+        return text
+
+    def summary(self, names: list[str], limit: int = _SUMMARY_LIMIT) -> str:
+        """:meth:`describe`, or for a long signature (icon4py's programs have 50 parameters)
+        what tells its variants apart: the argument count and the static values."""
+        full = self.describe(names)
+        if len(full) <= limit:
+            return full
+        static = ", ".join(f"{n}={static_text(v)}" for n, v in self.static)
+        text = f"({len(self.arguments)} arguments{'; static ' + static if static else ''})"
+        if len(text) > limit:
+            text = text[: limit - 2] + "…)"
         return text
 
     def label(self, names: list[str]) -> str:
