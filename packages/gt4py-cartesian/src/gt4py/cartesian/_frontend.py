@@ -12,7 +12,7 @@ import ast
 import itertools
 from typing import Any
 
-from . import _ir as ir, gtscript
+from . import _dsl_names as dsl, _ir as ir
 from ._errors import GTScriptDefinitionError
 from ._frontend_base import ORDERS, NotConstant, is_docstring
 from ._frontend_inlining import FunctionInlining
@@ -79,7 +79,7 @@ class DefinitionParser(FunctionInlining):
                         f"cannot evaluate the annotation {annotation!r} of '{name}': {error}",
                         node,
                     ) from None
-        if isinstance(annotation, gtscript.FieldDescriptor):
+        if isinstance(annotation, dsl.FieldDescriptor):
             return ir.FieldDecl(
                 name=name,
                 dtype=self._resolve_dtype(annotation.dtype, name, node),

@@ -21,7 +21,7 @@ import numpy as np
 from gt4py.eve import SourceLocation
 from gt4py.eve.sources import FunctionSource
 
-from . import _ir as ir, gtscript
+from . import _dsl_names as dsl, _ir as ir
 from ._errors import GTScriptDefinitionError, GTScriptSyntaxError
 from ._source import closure_namespace, source_info
 
@@ -48,8 +48,8 @@ LANGUAGE_NAMES = frozenset(
         "K",
         "compile_assert",
     }
-    | set(gtscript.MATH_BUILTINS)
-    | set(gtscript.CAST_BUILTINS)
+    | set(dsl.MATH_BUILTINS)
+    | set(dsl.CAST_BUILTINS)
 )
 PY_BUILTIN_FUNCS = {"abs": "abs", "min": "min", "max": "max", "round": "round"}
 PY_BUILTIN_CASTS = {"float": "float64", "int": "int64", "bool": "bool"}
@@ -93,7 +93,7 @@ class ParserBase:
         self._temps: dict[str, ir.FieldDecl] = {}
         self._emitted: list[list[ir.Stmt]] = []
         self._call_ids = itertools.count()
-        self._markers = {id(v): k for k, v in gtscript._builtin_markers().items()}
+        self._markers = {id(v): k for k, v in dsl._builtin_markers().items()}
         # ``source``: the definition already read (the build's frontend stage), not read again
         info = source if source is not None else source_info(func)
         self._scope = Scope(info, closure_namespace(func), {}, None)

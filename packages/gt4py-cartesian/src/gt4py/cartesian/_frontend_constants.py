@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _ir as ir, gtscript
+from . import _dsl_names as dsl, _ir as ir
 from ._errors import GTScriptDefinitionError, GTScriptError
 from ._frontend_base import BINOPS, CMPOPS, LANGUAGE_NAMES, NotConstant, ParserBase
 
@@ -49,7 +49,7 @@ class ConstantEvaluation(ParserBase):
                 return {"True": True, "False": False, "None": None}[name]
             elif name in LANGUAGE_NAMES:
                 # GTScript keywords work without an import, as in released GTScript.
-                value = getattr(gtscript, name)
+                value = getattr(dsl, name)
             else:
                 raise NotConstant
             return self._check_const(value, node, allow_callables)
@@ -72,8 +72,8 @@ class ConstantEvaluation(ParserBase):
         if isinstance(node, ast.BinOp) and type(node.op) in BINOPS:
             left, right = self._const_eval(node.left), self._const_eval(node.right)
             binop = BINOPS[type(node.op)]
-            if any(isinstance(v, gtscript.AxisIndex) for v in (left, right)):
-                if binop not in ("+", "-") or isinstance(right, gtscript.AxisIndex):
+            if any(isinstance(v, dsl.AxisIndex) for v in (left, right)):
+                if binop not in ("+", "-") or isinstance(right, dsl.AxisIndex):
                     raise self._definition(
                         f"'{ast.unparse(node)}': an axis index such as I[0] can only be "
                         "shifted by an integer (I[0] + 1, I[-1] - 2)",
@@ -92,7 +92,7 @@ class ConstantEvaluation(ParserBase):
         if isinstance(node, ast.Subscript):
             # I[n]: an axis index (any other subscript depends on run time)
             base = self._const_eval(node.value, allow_callables=True)
-            if not isinstance(base, gtscript.Axis):
+            if not isinstance(base, dsl.Axis):
                 raise NotConstant
             index = self._const_eval(node.slice)
             try:
@@ -135,7 +135,7 @@ class ConstantEvaluation(ParserBase):
         raise NotConstant
 
     def _check_const(self, value: Any, node: ast.AST, allow_callables: bool) -> Any:
-        if isinstance(value, bool | numbers.Number | np.generic | gtscript.AxisIndex):
+        if isinstance(value, bool | numbers.Number | np.generic | dsl.AxisIndex):
             return value
         if value is None:
             return value
@@ -186,7 +186,7 @@ def constant_value(constant: ir.Constant) -> Any:
 
 
 def literal(value: Any, node: ast.AST, parser: ParserBase) -> ir.Constant:
-    if isinstance(value, gtscript.AxisIndex):
+    if isinstance(value, dsl.AxisIndex):
         raise parser._definition(
             f"'{ast.unparse(node)}' is the axis index {value!r}: axis indices bound regions "
             "(region[...]) and intervals, they are not values (K alone is the level index)",

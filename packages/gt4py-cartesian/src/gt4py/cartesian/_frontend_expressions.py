@@ -9,7 +9,7 @@ import abc
 import ast
 from typing import Any
 
-from . import _ir as ir, _types, gtscript
+from . import _dsl_names as dsl, _ir as ir, _types
 from ._errors import GTScriptSymbolError
 from ._frontend_base import BINOPS, CMPOPS, PY_BUILTIN_CASTS, PY_BUILTIN_FUNCS, NotConstant
 from ._frontend_constants import ConstantEvaluation, literal
@@ -83,7 +83,7 @@ class ExpressionParsing(ConstantEvaluation, abc.ABC):
             return tuple(self._expr(e) for e in node.elts)
         if isinstance(node, ast.Call):
             func = self._lookup_callable(node.func)
-            if gtscript.is_gtscript_function(func):
+            if dsl.is_gtscript_function(func):
                 return self._inline(func, node)
         return self._expr(node)
 
@@ -181,9 +181,9 @@ class ExpressionParsing(ConstantEvaluation, abc.ABC):
             value = self._const_eval(node, allow_callables=True)
         except NotConstant:
             return None
-        if value is gtscript.K:
+        if value is dsl.K:
             return ir.KIndex()
-        if isinstance(value, gtscript.Axis):
+        if isinstance(value, dsl.Axis):
             raise self._definition(
                 f"the axis {value.name} cannot be used as a value: only K is (the current "
                 "level's index); I and J are always computed in parallel",
@@ -314,7 +314,7 @@ class ExpressionParsing(ConstantEvaluation, abc.ABC):
                 name=base.name, offset=(0, 0, 0), k_absolute=self._expr(node.keywords[0].value)
             )
         func = self._lookup_callable(node.func)
-        if gtscript.is_gtscript_function(func):
+        if dsl.is_gtscript_function(func):
             result = self._inline(func, node)
             if isinstance(result, tuple):
                 raise self._syntax(
@@ -326,13 +326,13 @@ class ExpressionParsing(ConstantEvaluation, abc.ABC):
         if node.keywords:
             raise self._syntax("builtin functions take positional arguments only", node)
         args = [self._expr(a) for a in node.args]
-        if marker in gtscript.CAST_BUILTINS or func in PY_BUILTIN_CASTS:
+        if marker in dsl.CAST_BUILTINS or func in PY_BUILTIN_CASTS:
             dtype = PY_BUILTIN_CASTS.get(func, marker)
             assert dtype is not None
             if len(args) != 1:
                 raise self._syntax(f"{dtype}() takes one argument", node)
             return ir.Cast(dtype="bool" if dtype == "bool_" else dtype, value=args[0])
-        name = marker if marker in gtscript.MATH_BUILTINS else PY_BUILTIN_FUNCS.get(func)
+        name = marker if marker in dsl.MATH_BUILTINS else PY_BUILTIN_FUNCS.get(func)
         if name is None:
             raise self._syntax(f"'{ast.unparse(node.func)}' is not a GTScript function", node)
         arity = _types.BUILTIN_ARITY.get(name, 1)

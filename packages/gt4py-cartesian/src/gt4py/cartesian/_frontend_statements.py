@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _ir as ir, _types, gtscript
+from . import _dsl_names as dsl, _ir as ir, _types
 from ._errors import GTScriptSymbolError
 from ._frontend_base import BINOPS, NotConstant, is_docstring, position
 from ._frontend_expressions import ExpressionParsing
@@ -218,7 +218,7 @@ class StatementParsing(ExpressionParsing):
         else:
             temp_name = name
         spec = self._eval_annotation(annotation)
-        if isinstance(spec, gtscript.FieldDescriptor):
+        if isinstance(spec, dsl.FieldDescriptor):
             if spec.axes not in ("IJK", "IJ"):
                 raise self._definition(
                     f"temporary '{name}' has axes {spec.axes}: temporaries have axes IJK or IJ",
@@ -260,7 +260,7 @@ class StatementParsing(ExpressionParsing):
             text = node.value
         else:
             text = ast.unparse(node)
-        scope = {**gtscript._builtin_markers(), **self._scope.namespace}
+        scope = {**dsl._builtin_markers(), **self._scope.namespace}
         local = {**self._annotation_locals, **self._externals}
         try:
             return eval(text, scope, local)
@@ -355,7 +355,7 @@ class StatementParsing(ExpressionParsing):
             ) from None
         if value is None:
             return None
-        if isinstance(value, gtscript.AxisIndex):
+        if isinstance(value, dsl.AxisIndex):
             if value.axis != axis:
                 raise self._definition(
                     f"{where} bound {what} is {value!r}, an index on axis {value.axis}, where "

@@ -31,7 +31,7 @@ import numpy as np
 from gt4py.infra import config, fingerprinting
 from gt4py.infra.caching import CacheKey, source_digest
 
-from . import _backends, _cpp_backend, gtscript
+from . import _backends, _cpp_backend, _dsl_names as dsl
 from ._pipeline import SO
 from ._source import closure_namespace, source_info
 from ._version import __version__
@@ -144,14 +144,14 @@ def _is_key_value(value: Any) -> bool:
     """Whether the frontend may use ``value`` as a compile-time value or inline it."""
     return (
         value is None
-        or isinstance(value, bool | numbers.Number | np.generic | gtscript.AxisIndex)
-        or gtscript.is_gtscript_function(value)
+        or isinstance(value, bool | numbers.Number | np.generic | dsl.AxisIndex)
+        or dsl.is_gtscript_function(value)
     )
 
 
 def _value_identity(value: Any, active: tuple[int, ...]) -> Any:
     """A GTScript function counts by its source and the values it reads (recursively)."""
-    if not gtscript.is_gtscript_function(value):
+    if not dsl.is_gtscript_function(value):
         return value
     if id(value) in active:  # a recursive helper: its content is already being keyed
         return ("recursive", value.__qualname__)
@@ -171,7 +171,7 @@ def _read_values(
     Names bound to externals count only through attributes (``EXT.ALPHA`` of a module passed
     as an external): the external itself is its own key part.
     """
-    markers = {id(v) for v in gtscript._builtin_markers().values()}
+    markers = {id(v) for v in dsl._builtin_markers().values()}
     reads: dict[str, Any] = {}
     for node in ast.walk(tree):
         if not isinstance(node, ast.Name | ast.Attribute):
@@ -233,7 +233,7 @@ def _signature_identity(
                     if annotation in dtypes
                     else eval(annotation, dict(namespace), annotation_locals)
                 )
-            if isinstance(annotation, gtscript.FieldDescriptor):
+            if isinstance(annotation, dsl.FieldDescriptor):
                 identity.append(
                     (
                         arg.arg,
