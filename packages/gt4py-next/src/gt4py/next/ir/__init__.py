@@ -38,6 +38,7 @@ from ._nodes import (
     SymRef as SymRef,
     Temporary as Temporary,
 )
+from ._occurrences import Occurrences as Occurrences, children as children
 from ._parser import (
     IRParseError as IRParseError,
     parse_expr as parse_expr,

@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from gt4py.eve import Node
 
 from . import _nodes as ir
+from ._occurrences import Occurrences, children as _children
 
 
 _TRAPPING_CALLS = frozenset({"floordiv", "mod"})  # integer division by zero traps
@@ -74,30 +75,19 @@ def has_free_neighbour(value: ir.Expr, locals_of: Mapping[str, str | None]) -> b
     return visit(value, {})
 
 
-def _children(node: Node) -> list[ir.Expr]:
-    if isinstance(node, ir.Call):
-        return list(node.args)
-    if isinstance(node, ir.Cast):
-        return [node.value]
-    if isinstance(node, ir.Let):
-        return [node.value, node.body]
-    if isinstance(node, ir.Reduce):
-        return [node.init, node.body]
-    if isinstance(node, ir.Deref):
-        return [s.amount for s in node.shifts if isinstance(s, ir.DynamicShift)]
-    return []
-
-
 class _Usage:
     """Per node (by identity): whether ``name`` is used free in it, and whether every
     evaluation of the node evaluates it (strict)."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, occurrences: Occurrences | None = None) -> None:
         self.name = name
+        self.occurrences = occurrences
         self.memo: dict[int, tuple[bool, bool]] = {}
         self.keep: list[Node] = []  # keeps memoized nodes alive (ids stay unique)
 
     def of(self, node: ir.Expr) -> tuple[bool, bool]:
+        if self.occurrences is not None and self.name not in self.occurrences.names(node):
+            return False, False
         key = id(node)
         found = self.memo.get(key)
         if found is None:
@@ -131,10 +121,14 @@ class _Usage:
         return any(u for u, _ in results), any(s for _, s in results)
 
 
-def bind_lazily(expr: ir.Expr, name: str, value: ir.Expr) -> ir.Expr:
+def bind_lazily(
+    expr: ir.Expr, name: str, value: ir.Expr, *, occurrences: Occurrences | None = None
+) -> ir.Expr:
     """``expr`` with ``let name = value`` around each outermost subexpression that is strict
-    in ``name``, together covering every free use of ``name``."""
-    usage = _Usage(name)
+    in ``name``, together covering every free use of ``name`` (``occurrences``: a memo shared
+    by several substitutions into the same large expression, to skip subtrees without
+    ``name``)."""
+    usage = _Usage(name, occurrences)
 
     def place(node: ir.Expr) -> ir.Expr:
         used, strict = usage.of(node)
@@ -170,12 +164,19 @@ def bind_lazily(expr: ir.Expr, name: str, value: ir.Expr) -> ir.Expr:
     return place(expr)
 
 
-def bind(expr: ir.Expr, name: str, value: ir.Expr, *, eager: bool) -> ir.Expr:
+def bind(
+    expr: ir.Expr,
+    name: str,
+    value: ir.Expr,
+    *,
+    eager: bool,
+    occurrences: Occurrences | None = None,
+) -> ir.Expr:
     """``expr`` with ``name`` bound to ``value``: around all of ``expr`` if ``eager`` (the value
     is safe to compute anywhere), else lazily (:func:`bind_lazily`)."""
     if eager:
         return ir.Let(name=name, value=value, body=expr)
-    return bind_lazily(expr, name, value)
+    return bind_lazily(expr, name, value, occurrences=occurrences)
 
 
 __all__ = ["bind", "bind_lazily", "eager_safe", "has_free_neighbour", "is_leaf"]

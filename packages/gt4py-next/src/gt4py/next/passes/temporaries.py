@@ -27,8 +27,6 @@ import itertools
 from collections.abc import Iterator
 from typing import Literal
 
-from gt4py.eve import Node, NodeTranslator
-
 from .. import ir
 from ..lowering import LoweringError, ShiftPusher
 
@@ -42,26 +40,27 @@ POLICIES: tuple[Policy, ...] = ("auto", "materialize", "recompute")
 AUTO_MIN_SAVED_WORK = 64
 
 
-def _reads(node: Node, guarded: bool = False) -> Iterator[tuple[ir.Deref, bool]]:
-    """Every field read in ``node`` with whether it sits in a ``where`` branch."""
+def _reads(
+    node: ir.Expr, targets: frozenset[str], occurrences: ir.Occurrences, guarded: bool = False
+) -> Iterator[tuple[ir.Deref, bool]]:
+    """The reads of ``targets`` in ``node`` with whether they sit in a ``where`` branch
+    (subtrees that read none of them are skipped)."""
+    if targets.isdisjoint(occurrences.fields(node)):
+        return
     if isinstance(node, ir.Deref):
-        yield node, guarded
+        if node.field in targets:
+            yield node, guarded
         for shift in node.shifts:
             if isinstance(shift, ir.DynamicShift):
-                yield from _reads(shift.amount, guarded)
+                yield from _reads(shift.amount, targets, occurrences, guarded)
         return
     if isinstance(node, ir.Call) and node.fun == "if_":
-        yield from _reads(node.args[0], guarded)
+        yield from _reads(node.args[0], targets, occurrences, guarded)
         for branch in node.args[1:]:
-            yield from _reads(branch, True)
+            yield from _reads(branch, targets, occurrences, True)
         return
-    for child in node.iter_children_values():
-        if isinstance(child, Node):
-            yield from _reads(child, guarded)
-        elif isinstance(child, list):
-            for item in child:
-                if isinstance(item, Node):
-                    yield from _reads(item, guarded)
+    for child in ir.children(node):
+        yield from _reads(child, targets, occurrences, guarded)
 
 
 def _offset(shifts: list[ir.CartesianShift]) -> tuple[tuple[str, int], ...]:
@@ -80,23 +79,60 @@ def _cost(value: ir.Expr) -> int:
     )
 
 
-class _Inline(NodeTranslator):
+class _Inline:
     """Replaces reads of inlined temporaries by their values, moved by the read's shifts; a
     read repeated at the same point becomes a name bound once (``shared``: read key -> name),
-    not a copy of the value per read (copies of copies: exponential in a chain of calls)."""
+    not a copy of the value per read (copies of copies: exponential in a chain of calls).
+    Subtrees reading none of the temporaries are kept as they are (the same objects)."""
 
     def __init__(
         self,
         values: dict[str, ir.Expr],
         locals_of: dict[str, str | None],
+        memo: _PassMemo,
         shared: dict[tuple[object, ...], str] | None = None,
     ) -> None:
         self.values = values
+        self.targets = frozenset(values)
         self.locals_of = locals_of
+        self.occurrences = memo.occurrences
+        self.moved_memo = memo.moved
         self.shared = shared or {}
 
-    def visit_Deref(self, node: ir.Deref) -> ir.Expr:
-        shifts = [self.visit(s) for s in node.shifts]
+    def expr(self, node: ir.Expr) -> ir.Expr:
+        if self.targets.isdisjoint(self.occurrences.fields(node)):
+            return node
+        if isinstance(node, ir.Deref):
+            return self._deref(node)
+        if isinstance(node, ir.Call):
+            return ir.Call(fun=node.fun, args=[self.expr(a) for a in node.args])
+        if isinstance(node, ir.Cast):
+            return ir.Cast(value=self.expr(node.value), dtype=node.dtype)
+        if isinstance(node, ir.Let):
+            return ir.Let(name=node.name, value=self.expr(node.value), body=self.expr(node.body))
+        if isinstance(node, ir.Reduce):
+            return ir.Reduce(
+                op=node.op,
+                axis=node.axis,
+                init=self.expr(node.init),
+                body=self.expr(node.body),
+                tables=node.tables,
+            )
+        raise TypeError(f"cannot inline into {node!r}")
+
+    def range(self, node: ir.Range) -> ir.Range:
+        start, stop = self.expr(node.start), self.expr(node.stop)
+        if start is node.start and stop is node.stop:
+            return node
+        return ir.Range(dim=node.dim, start=start, stop=stop)
+
+    def _deref(self, node: ir.Deref) -> ir.Expr:
+        shifts: list[ir.Shift] = [
+            ir.DynamicShift(dim=s.dim, amount=self.expr(s.amount))
+            if isinstance(s, ir.DynamicShift)
+            else s
+            for s in node.shifts
+        ]
         value = self.values.get(node.field)
         if value is None:
             return ir.Deref(field=node.field, shifts=shifts)
@@ -107,10 +143,35 @@ class _Inline(NodeTranslator):
         return self.moved(value, shifts)
 
     def moved(self, value: ir.Expr, shifts: list[ir.Shift]) -> ir.Expr:
+        """``value`` read at the point ``shifts`` lead to; one shared copy per value and
+        static shifts in the whole pass (statements reading an intermediate at the same
+        offset share it: equal trees, less to build and to walk)."""
+        key = _shifts_key(shifts)
+        if key is not None:
+            found = self.moved_memo.get((id(value), key))
+            if found is not None and found[0] is value:
+                return found[1]
         moved: ir.Expr = value
         for shift in reversed(shifts):  # each push prepends: the first shift ends up first
             moved = ShiftPusher(shift, self.locals_of).apply(moved)  # type: ignore[assignment]
+        if key is not None:
+            self.moved_memo[id(value), key] = (value, moved)
         return moved
+
+
+def _shifts_key(shifts: list[ir.Shift]) -> tuple[object, ...] | None:
+    """Shifts by value (None: a dynamic shift, whose amount is an expression)."""
+    key: list[object] = []
+    for shift in shifts:
+        if isinstance(shift, ir.CartesianShift):
+            key.append((shift.dim, shift.amount))
+        elif isinstance(shift, ir.NeighbourShift):
+            key.append((shift.offset, shift.index, shift.outer))
+        elif isinstance(shift, ir.LocalIndex):
+            key.append((shift.dim, "@", shift.index))
+        else:
+            return None
+    return tuple(key)
 
 
 def _read_key(read: ir.Deref) -> tuple[object, ...] | None:
@@ -134,48 +195,64 @@ def _inline_into(
     values: dict[str, ir.Expr],
     locals_of: dict[str, str | None],
     names: Iterator[str],
+    memo: _PassMemo,
 ) -> ir.Expr:
     """``expr`` with the reads of the temporaries ``values`` replaced by their values, each
     value read more than once at the same point bound once (eagerly if it is safe to compute
     everywhere, else where its reads are evaluated: ``ir.bind``)."""
     counts: dict[tuple[object, ...], list[ir.Deref]] = {}
-    for read in expr.walk_values().if_isinstance(ir.Deref):
-        key = _read_key(read) if read.field in values else None
+    occurrences = memo.occurrences
+    for read in _reads_in_order(expr, frozenset(values), occurrences):
+        key = _read_key(read)
         if key is not None:
             counts.setdefault(key, []).append(read)
-    plain = _Inline(values, locals_of)
+    plain = _Inline(values, locals_of, memo)
     moved: dict[tuple[object, ...], ir.Expr] = {}
     for key, reads in counts.items():
         value = plain.moved(values[reads[0].field], reads[0].shifts)
         if len(reads) >= 2 and not ir.is_leaf(value):
             moved[key] = value
     if not moved:
-        return plain.visit(expr)  # type: ignore[no-any-return]
+        return plain.expr(expr)
     shared = {key: next(names) for key in moved}
-    result: ir.Expr = _Inline(values, locals_of, shared).visit(expr)
+    result: ir.Expr = _Inline(values, locals_of, memo, shared).expr(expr)
     for key, name in shared.items():
         value = moved[key]
-        result = ir.bind(result, name, value, eager=ir.eager_safe(value))
+        result = ir.bind(result, name, value, eager=ir.eager_safe(value), occurrences=occurrences)
     return result
 
 
-class _ReadIndex:
-    """Every statement's reads (with whether they are guarded), worked out once per statement
-    object: the pass asks for them once per candidate, which re-walking would make quadratic
-    in the program's size (ICON's graupel has hundreds of candidates)."""
+def _reads_in_order(
+    node: ir.Expr, targets: frozenset[str], occurrences: ir.Occurrences
+) -> Iterator[ir.Deref]:
+    """The reads of ``targets`` in ``node`` in pre-order (the order of ``walk_values``, which
+    fixes the order of the bound names)."""
+    if targets.isdisjoint(occurrences.fields(node)):
+        return
+    if isinstance(node, ir.Deref) and node.field in targets:
+        yield node
+    for child in ir.children(node):
+        yield from _reads_in_order(child, targets, occurrences)
+
+
+class _PassMemo:
+    """What one run of the pass works out once: which fields each subtree reads (the pass
+    asks per candidate, which re-walking every statement would make quadratic in the
+    program's size: ICON's graupel has over a hundred candidates) and the moved copies of
+    inlined values."""
 
     def __init__(self) -> None:
-        self._reads: dict[int, tuple[ir.Apply | ir.Scan, list[tuple[ir.Deref, bool]]]] = {}
+        self.occurrences = ir.Occurrences()
+        self.moved: dict[tuple[int, tuple[object, ...]], tuple[ir.Expr, ir.Expr]] = {}
 
-    def reads(self, statement: ir.Apply | ir.Scan) -> list[tuple[ir.Deref, bool]]:
-        known = self._reads.get(id(statement))
-        if known is None or known[0] is not statement:
-            found = [r for value in statement.values for r in _reads(value)]
-            known = self._reads[id(statement)] = (statement, found)
-        return known[1]
+    def reads(
+        self, statement: ir.Apply | ir.Scan, targets: frozenset[str]
+    ) -> Iterator[tuple[ir.Deref, bool]]:
+        for value in statement.values:
+            yield from _reads(value, targets, self.occurrences)
 
-    def fields(self, statement: ir.Apply | ir.Scan) -> set[str]:
-        return {read.field for read, _ in self.reads(statement)}
+    def fields(self, statement: ir.Apply | ir.Scan) -> frozenset[str]:
+        return frozenset().union(*(self.occurrences.fields(v) for v in statement.values))
 
 
 def _keep(
@@ -183,19 +260,17 @@ def _keep(
     later: list[ir.Apply | ir.Scan],
     policy: Policy,
     min_saved_work: int,
-    index: _ReadIndex,
+    memo: _PassMemo,
 ) -> bool:
     if policy == "recompute":
         return False
-    outputs = set(statement.outputs)
+    outputs = frozenset(statement.outputs)
     # the distinct computations inlining makes: per reading statement, per offset read at
     # (each statement evaluates its own copy: ICON's graupel writes 28 outputs, one statement
     # each, from the same intermediates)
     points: set[tuple[int, tuple[tuple[str, int], ...]]] = set()
     for position, other in enumerate(later):
-        for read, guarded in index.reads(other):
-            if read.field not in outputs:
-                continue
+        for read, guarded in memo.reads(other, outputs):
             if guarded or not all(isinstance(s, ir.CartesianShift) for s in read.shifts):
                 return False  # no domain can be inferred (or guarded reads may overreach)
             points.add((position, _offset(read.shifts)))  # type: ignore[arg-type]
@@ -209,17 +284,17 @@ def _keep(
 
 
 def _overwritten_before_read(
-    statement: ir.Apply, later: list[ir.Apply | ir.Scan], index: _ReadIndex
+    statement: ir.Apply, later: list[ir.Apply | ir.Scan], memo: _PassMemo
 ) -> bool:
     """Whether a statement of ``later`` overwrites a field that ``statement``'s values read
     before another one reads what ``statement`` wrote: inlined there, the values would see
     the new contents (e.g. ``out=(a, b)`` written over different domains, ``b`` computed
     by a candidate from the old ``a``)."""
-    sources = index.fields(statement)
+    sources = memo.fields(statement)
     outputs = set(statement.outputs)
     overwritten = False
     for other in later:
-        if overwritten and not outputs.isdisjoint(index.fields(other)):
+        if overwritten and not outputs.isdisjoint(memo.fields(other)):
             return True
         overwritten = overwritten or not sources.isdisjoint(other.outputs)
     return False
@@ -230,10 +305,11 @@ def _inline_statement(
     values: dict[str, ir.Expr],
     locals_of: dict[str, str | None],
     names: Iterator[str],
+    memo: _PassMemo,
 ) -> ir.Apply | ir.Scan:
-    inline = _Inline(values, locals_of)
-    new = [_inline_into(v, values, locals_of, names) for v in statement.values]
-    domain = [inline.visit(r) for r in statement.domain]
+    inline = _Inline(values, locals_of, memo)
+    new = [_inline_into(v, values, locals_of, names, memo) for v in statement.values]
+    domain = [inline.range(r) for r in statement.domain]
     if isinstance(statement, ir.Apply):
         return ir.Apply(outputs=statement.outputs, domain=domain, values=new)
     return ir.Scan(
@@ -242,7 +318,7 @@ def _inline_statement(
         axis=statement.axis,
         forward=statement.forward,
         carries=statement.carries,
-        init=[inline.visit(i) for i in statement.init],
+        init=[inline.expr(i) for i in statement.init],
         values=new,
     )
 
@@ -259,16 +335,16 @@ def choose_temporaries(
     names = (f"__inl{i}" for i in itertools.count())
     kept: list[ir.Apply | ir.Scan] = []
     dropped: set[str] = set()
-    index = _ReadIndex()
+    memo = _PassMemo()
     for statement in reversed(program.body):
         writes_candidate = isinstance(statement, ir.Apply) and any(
             o in temporaries for o in statement.outputs
         )
-        if not writes_candidate or _keep(statement, kept, policy, min_saved_work, index):  # type: ignore[arg-type]
+        if not writes_candidate or _keep(statement, kept, policy, min_saved_work, memo):  # type: ignore[arg-type]
             kept.insert(0, statement)
             continue
-        if _overwritten_before_read(statement, kept, index):  # type: ignore[arg-type]
-            if not _keep(statement, kept, "materialize", min_saved_work, index):  # type: ignore[arg-type]
+        if _overwritten_before_read(statement, kept, memo):  # type: ignore[arg-type]
+            if not _keep(statement, kept, "materialize", min_saved_work, memo):  # type: ignore[arg-type]
                 raise LoweringError(
                     f"{', '.join(statement.outputs)} is computed from a field the program "
                     "overwrites before it is read, and cannot be kept as a temporary (read "
@@ -280,8 +356,8 @@ def choose_temporaries(
         values = dict(zip(statement.outputs, statement.values, strict=True))
         outputs = set(statement.outputs)
         kept = [  # only the statements reading it change (domains read no temporaries)
-            _inline_statement(s, values, locals_of, names)
-            if not outputs.isdisjoint(index.fields(s))
+            _inline_statement(s, values, locals_of, names, memo)
+            if not outputs.isdisjoint(memo.fields(s))
             else s
             for s in kept
         ]
