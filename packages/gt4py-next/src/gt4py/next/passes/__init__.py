@@ -8,6 +8,7 @@ inlines them (heuristic and figures: ADR 0013), ``infer_domains`` sizes the kept
 from __future__ import annotations
 
 from .. import ir
+from ._collector import collector_paused
 from .common_subexpressions import cse as cse
 from .constant_folding import fold_constants as fold_constants
 from .domain_inference import DomainInferenceError as DomainInferenceError, infer_domains
@@ -26,13 +27,14 @@ def default_pipeline(
     :func:`choose_temporaries` (``"auto"``, ``"materialize"``, ``"recompute"``)."""
     from . import common_subexpressions
 
-    program = choose_temporaries(program, temporaries)
-    program = infer_domains(program)
-    if constant_folding:
-        program = fold_constants(program)
-    if cse:
-        program = common_subexpressions.cse(program)
-    return share_values(program)
+    with collector_paused():
+        program = choose_temporaries(program, temporaries)
+        program = infer_domains(program)
+        if constant_folding:
+            program = fold_constants(program)
+        if cse:
+            program = common_subexpressions.cse(program)
+        return share_values(program)
 
 
 __all__ = [
