@@ -275,6 +275,6 @@ __all__ = [
     "StencilCompilationError",
     "MATH_BUILTINS",
     "CAST_BUILTINS",
-    *MATH_BUILTINS,
-    *CAST_BUILTINS,
 ]
+__all__ += MATH_BUILTINS  # noqa: PLE0605 (the builtins, by name: the lists of _dsl_names)
+__all__ += CAST_BUILTINS  # noqa: PLE0605
