@@ -54,27 +54,6 @@ class StencilIdentity:
     call: str
 
 
-def stencil_key(
-    func: Callable[..., Any],
-    *,
-    backend: str,
-    externals: Mapping[str, Any],
-    dtypes: Mapping[str, Any],
-    name: str,
-    options: Mapping[str, Any],
-    annotation_locals: Mapping[str, Any] | None = None,
-) -> CacheKey:
-    return stencil_identity(
-        func,
-        backend=backend,
-        externals=externals,
-        dtypes=dtypes,
-        name=name,
-        options=options,
-        annotation_locals=annotation_locals,
-    ).key
-
-
 def stencil_identity(
     func: Callable[..., Any],
     *,

@@ -35,6 +35,21 @@ def _allocate(backend: BackendLayout, spec: StorageSpec) -> Any:
     return buffer.ndarray
 
 
+def _filled(
+    fill_value: Any,
+    shape: SupportsIndex | IndexSequence,
+    dtype: Any,
+    backend: str,
+    aligned_index: IndexSequence | None,
+    dimensions: Any,
+) -> Any:
+    storage = empty(
+        shape, dtype, backend=backend, aligned_index=aligned_index, dimensions=dimensions
+    )
+    storage[...] = fill_value
+    return storage
+
+
 def empty(
     shape: SupportsIndex | IndexSequence,
     dtype: Any = np.float64,
@@ -69,11 +84,7 @@ def zeros(
     dimensions: Any = None,
 ) -> Any:
     """Like :func:`empty`, filled with zeros."""
-    storage = empty(
-        shape, dtype, backend=backend, aligned_index=aligned_index, dimensions=dimensions
-    )
-    storage[...] = 0
-    return storage
+    return _filled(0, shape, dtype, backend, aligned_index, dimensions)
 
 
 def ones(
@@ -85,11 +96,7 @@ def ones(
     dimensions: Any = None,
 ) -> Any:
     """Like :func:`empty`, filled with ones."""
-    storage = empty(
-        shape, dtype, backend=backend, aligned_index=aligned_index, dimensions=dimensions
-    )
-    storage[...] = 1
-    return storage
+    return _filled(1, shape, dtype, backend, aligned_index, dimensions)
 
 
 def full(
@@ -107,11 +114,7 @@ def full(
     """
     if dtype is None:
         dtype = np.asarray(fill_value).dtype
-    storage = empty(
-        shape, dtype, backend=backend, aligned_index=aligned_index, dimensions=dimensions
-    )
-    storage[...] = fill_value
-    return storage
+    return _filled(fill_value, shape, dtype, backend, aligned_index, dimensions)
 
 
 def from_array(

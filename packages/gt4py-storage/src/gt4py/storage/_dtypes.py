@@ -34,6 +34,16 @@ def _why_not_storable(dtype: np.dtype[Any]) -> str:
     return "it is not one of the DSL scalar types"
 
 
+def _as_dtype(dtype: Any) -> np.dtype[Any]:
+    """``np.dtype(dtype)``; a ``TypeError`` listing the supported types if it is not a dtype."""
+    if dtype is None:
+        raise TypeError(f"a dtype is required; supported: {_supported_names()}")
+    try:
+        return np.dtype(dtype)
+    except TypeError as error:
+        raise TypeError(f"{dtype!r} is not a dtype; supported: {_supported_names()}") from error
+
+
 def as_storable_dtype(dtype: Any) -> np.dtype[Any]:
     """Check that ``dtype`` names a scalar type a storage can hold and return it as a numpy dtype.
 
@@ -41,12 +51,7 @@ def as_storable_dtype(dtype: Any) -> np.dtype[Any]:
     the machine's byte order: anything else could not be passed to a stencil anyway.
     Subarray dtypes are refused here; the GTScript API turns them into data dimensions first.
     """
-    if dtype is None:
-        raise TypeError(f"a dtype is required; supported: {_supported_names()}")
-    try:
-        resolved = np.dtype(dtype)
-    except TypeError as error:
-        raise TypeError(f"{dtype!r} is not a dtype; supported: {_supported_names()}") from error
+    resolved = _as_dtype(dtype)
     if resolved.subdtype is not None:
         raise TypeError(
             f"dtype {resolved} has a subarray shape {resolved.shape}; allocate the extra "
@@ -65,12 +70,7 @@ def split_subarray_dtype(dtype: Any) -> tuple[np.dtype[Any], tuple[int, ...]]:
 
     A plain scalar dtype comes back with an empty extra shape.
     """
-    if dtype is None:
-        raise TypeError(f"a dtype is required; supported: {_supported_names()}")
-    try:
-        resolved = np.dtype(dtype)
-    except TypeError as error:
-        raise TypeError(f"{dtype!r} is not a dtype; supported: {_supported_names()}") from error
+    resolved = _as_dtype(dtype)
     if resolved.subdtype is None:
         return as_storable_dtype(resolved), ()
     base, sub_shape = resolved.subdtype

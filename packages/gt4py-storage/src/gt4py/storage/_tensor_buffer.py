@@ -109,16 +109,19 @@ class TensorBuffer:
         return (self.device.device_type, self.device.device_id)
 
 
+def _int_tuple(values: IndexSequence, name: str, kind: str) -> tuple[int, ...]:
+    """``values`` as a tuple of Python ints; a ``TypeError`` naming ``name`` otherwise."""
+    if not _is_index_sequence(values):
+        raise TypeError(f"{name} must be a sequence of {kind}, got {values!r}")
+    try:
+        return tuple(_as_int(value) for value in values)
+    except TypeError as error:
+        raise TypeError(f"{name} must be a sequence of {kind}, got {values!r}") from error
+
+
 def normalize_shape(shape: IndexSequence) -> tuple[int, ...]:
     """``shape`` as a tuple of non-negative Python ints, or a clear error."""
-    if not _is_index_sequence(shape):
-        raise TypeError(f"shape must be a sequence of non-negative integers, got {shape!r}")
-    try:
-        extents = tuple(_as_int(extent) for extent in shape)
-    except TypeError as error:
-        raise TypeError(
-            f"shape must be a sequence of non-negative integers, got {shape!r}"
-        ) from error
+    extents = _int_tuple(shape, "shape", "non-negative integers")
     if any(extent < 0 for extent in extents):
         raise ValueError(f"shape {extents} has a negative extent")
     return extents
@@ -130,14 +133,7 @@ def normalize_aligned_index(
     """``aligned_index`` as a tuple of ints inside ``shape`` (``None`` means the origin)."""
     if aligned_index is None:
         return (0,) * len(shape)
-    if not _is_index_sequence(aligned_index):
-        raise TypeError(f"aligned_index must be a sequence of integers, got {aligned_index!r}")
-    try:
-        index = tuple(_as_int(entry) for entry in aligned_index)
-    except TypeError as error:
-        raise TypeError(
-            f"aligned_index must be a sequence of integers, got {aligned_index!r}"
-        ) from error
+    index = _int_tuple(aligned_index, "aligned_index", "integers")
     if len(index) != len(shape):
         raise ValueError(
             f"aligned_index {index} has {len(index)} entries but the shape {shape} has "

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import pathlib
 import stat
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 
 from gt4py.infra.pipeline._compile_log import note_outcome
 
@@ -21,13 +21,13 @@ from ._atomic import (
     temp_sibling,
 )
 from ._build_counts import count_build
-from ._diagnostics import PreviousEntry, report_miss
+from ._diagnostics import PreviousEntry, previous_entries, report_miss
 from ._errors import CacheError
 from ._file_format import CorruptEntry
 from ._hits_only import refuse_to_build
 from ._keys import CacheKey
 from ._labels import build_label
-from ._layout import NamespaceLayout, is_entry_name
+from ._layout import NamespaceLayout
 from ._locking import build_lock
 from ._manifest import MANIFEST_NAME, read_manifest, reseal, verify_contents, write_manifest
 from ._namespaced import ABSENT, Miss, NamespacedCache, check_key
@@ -218,20 +218,12 @@ class BuildDirCache(NamespacedCache):
 
 
 def _previous_entries(layout: NamespaceLayout) -> Iterator[PreviousEntry]:
-    try:
-        scan = list(os.scandir(layout.dirs_dir))
-    except OSError:
-        return
-    for item in scan:
-        if not is_entry_name(item.name):
-            continue
+    def read(item: os.DirEntry[str]) -> tuple[Mapping[str, str], float]:
         entry = layout.dirs_dir / item.name
-        try:
-            document = read_manifest(entry, item.name, inspecting=True)
-            mtime = (entry / MANIFEST_NAME).stat().st_mtime
-        except (OSError, CorruptEntry):
-            continue
-        yield item.name, document["key_parts"], mtime
+        document = read_manifest(entry, item.name, inspecting=True)
+        return document["key_parts"], (entry / MANIFEST_NAME).stat().st_mtime
+
+    return previous_entries(layout.dirs_dir, read)
 
 
 __all__ = ["BuildDirCache"]

@@ -9,18 +9,44 @@ When neither is on, a miss costs nothing extra.
 from __future__ import annotations
 
 import logging
+import os
+import pathlib
 import sys
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Final
 
+from ._file_format import CorruptEntry
 from ._keys import CacheKey
 from ._labels import current_build_label
+from ._layout import is_entry_name
 
 
 logger: Final = logging.getLogger("gt4py.infra.caching")
 
 # (digest, key parts, last modification time) of an existing entry.
 PreviousEntry = tuple[str, Mapping[str, str], float]
+
+
+def previous_entries(
+    directory: pathlib.Path, read: Callable[[os.DirEntry[str]], tuple[Mapping[str, str], float]]
+) -> Iterator[PreviousEntry]:
+    """The entries in ``directory``, their key parts and mtime as ``read`` finds them.
+
+    A directory that cannot be listed has none; an entry ``read`` cannot read (``OSError``,
+    :class:`CorruptEntry`) is left out: unreadable entries cannot explain anything.
+    """
+    try:
+        scan = list(os.scandir(directory))
+    except OSError:
+        return
+    for item in scan:
+        if not is_entry_name(item.name):
+            continue
+        try:
+            parts, mtime = read(item)
+        except (OSError, CorruptEntry):
+            continue
+        yield item.name, parts, mtime
 
 
 def diagnostics_level() -> int | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import pickle
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, TypeVar
 
 from gt4py.infra.pipeline._compile_log import note_outcome
@@ -12,12 +12,12 @@ from gt4py.infra.pipeline._compile_log import note_outcome
 from . import _file_format as file_format
 from ._atomic import disk_full_is_a_cache_error, prepare_lock_file, write_chunks_atomically
 from ._build_counts import count_build
-from ._diagnostics import PreviousEntry, report_miss
+from ._diagnostics import PreviousEntry, previous_entries, report_miss
 from ._file_format import CorruptEntry, PayloadKind
 from ._hits_only import refuse_to_build
 from ._keys import CacheKey
 from ._labels import build_label
-from ._layout import NamespaceLayout, is_entry_name
+from ._layout import NamespaceLayout
 from ._locking import build_lock
 from ._namespaced import ABSENT, Miss, NamespacedCache, check_key
 from ._trust import check_entry
@@ -167,19 +167,11 @@ def _publish(layout: NamespaceLayout, key: CacheKey, kind: PayloadKind, payload:
 
 
 def _previous_entries(layout: NamespaceLayout) -> Iterator[PreviousEntry]:
-    try:
-        scan = list(os.scandir(layout.files_dir))
-    except OSError:
-        return
-    for item in scan:
-        if not is_entry_name(item.name):
-            continue
-        try:
-            parts = file_format.read_key_parts(layout.files_dir / item.name, item.name)
-            mtime = item.stat().st_mtime
-        except (OSError, CorruptEntry):
-            continue  # unreadable entries cannot explain anything
-        yield item.name, parts, mtime
+    def read(item: os.DirEntry[str]) -> tuple[Mapping[str, str], float]:
+        parts = file_format.read_key_parts(layout.files_dir / item.name, item.name)
+        return parts, item.stat().st_mtime
+
+    return previous_entries(layout.files_dir, read)
 
 
 def _as_bytes(data: object, source: str) -> bytes:

@@ -54,6 +54,14 @@ class CorruptEntry(Exception):
     """An entry file exists but cannot be trusted; the message is the reason."""
 
 
+def unopenable(error: OSError, symlink_reason: str, subject: str = "") -> CorruptEntry:
+    """The :class:`CorruptEntry` for a file of an entry that ``O_NOFOLLOW`` could not open:
+    ``symlink_reason`` where it is a symlink, else ``"<subject>unreadable: <why>"``."""
+    if error.errno == errno.ELOOP:
+        return CorruptEntry(symlink_reason)
+    return CorruptEntry(f"{subject}unreadable: {error.strerror or error}")
+
+
 @dataclasses.dataclass(frozen=True)
 class _Header:
     kind: PayloadKind
@@ -101,9 +109,7 @@ def read_payload(
     except NotADirectoryError as error:  # a parent is a file: there can be no entry
         raise FileNotFoundError(str(error)) from error
     except OSError as error:
-        if error.errno == errno.ELOOP:
-            raise CorruptEntry("a symlink sits where the entry file belongs") from error
-        raise CorruptEntry(f"unreadable: {error.strerror or error}") from error
+        raise unopenable(error, "a symlink sits where the entry file belongs") from error
     try:
         info = os.fstat(fd)
         if check_owner is not None:

@@ -11,7 +11,6 @@ write is refused with a :class:`CacheError`.
 from __future__ import annotations
 
 import contextlib
-import errno
 import json
 import os
 import pathlib
@@ -24,7 +23,7 @@ import xxhash
 
 from ._atomic import atomic_write_bytes
 from ._errors import CacheError
-from ._file_format import CorruptEntry, open_for_inspection
+from ._file_format import CorruptEntry, open_for_inspection, unopenable
 from ._keys import CacheKey
 from ._trust import check_entry
 
@@ -128,9 +127,7 @@ def read_manifest(
             raise CorruptEntry("a file sits where the entry directory belongs") from error
         raise FileNotFoundError(str(error)) from error  # a parent is a file: no entry
     except OSError as error:
-        if error.errno == errno.ELOOP:
-            raise CorruptEntry("the manifest is a symlink") from error
-        raise CorruptEntry(f"manifest unreadable: {error.strerror or error}") from error
+        raise unopenable(error, "the manifest is a symlink", "manifest ") from error
     try:
         document = json.loads(raw)
     except ValueError as error:

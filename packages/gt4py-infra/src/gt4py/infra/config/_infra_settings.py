@@ -4,10 +4,28 @@ from __future__ import annotations
 
 import os
 import pathlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 from ._registry import REGISTRY
 from ._setting import LegacyAlias, Setting
+
+
+_T = TypeVar("_T")
+
+
+def _declare(
+    name: str, type: type[_T], default: _T | Callable[[], _T], doc: str, **options: Any
+) -> Setting[_T]:
+    """Register infra's setting ``name``; it is read from ``GT4PY_<NAME>`` unless ``env`` says
+    otherwise (``options``: the other fields of :class:`Setting`)."""
+    options.setdefault("env", f"GT4PY_{name.upper()}")
+    return REGISTRY.register(Setting(name=name, type=type, default=default, doc=doc, **options))
+
+
+def _declare_optional(name: str, type: type[_T], doc: str, **options: Any) -> Setting[_T | None]:
+    """``_declare`` for a setting that is unset (``None``) by default, and by the empty string."""
+    return _declare(name, type, None, doc, optional=True, **options)
 
 
 def available_cpus() -> int:
@@ -29,209 +47,141 @@ def _legacy_cache_dir(dir_name: str, environ: Mapping[str, str]) -> str:
     return os.path.join(environ.get("GT_CACHE_ROOT", os.getcwd()), dir_name)
 
 
-BUILD_CACHE_DIR = REGISTRY.register(
-    Setting(
-        name="build_cache_dir",
-        type=pathlib.Path,
-        default=_default_cache_dir,
-        doc="root directory of every gt4py cache (both stacks)",
-        env="GT4PY_BUILD_CACHE_DIR",
-        aliases=(
-            LegacyAlias("GT_CACHE_DIR_NAME", _legacy_cache_dir),
-            LegacyAlias("GT_CACHE_ROOT"),
-        ),
-    )
+BUILD_CACHE_DIR = _declare(
+    "build_cache_dir",
+    pathlib.Path,
+    _default_cache_dir,
+    "root directory of every gt4py cache (both stacks)",
+    aliases=(
+        LegacyAlias("GT_CACHE_DIR_NAME", _legacy_cache_dir),
+        LegacyAlias("GT_CACHE_ROOT"),
+    ),
 )
-BUILD_CACHE_LIFETIME = REGISTRY.register(
-    Setting(
-        name="build_cache_lifetime",
-        type=str,
-        default="persistent",
-        choices=("persistent", "session"),
-        doc="'persistent': later processes reuse builds; 'session': builds vanish at exit",
-        env="GT4PY_BUILD_CACHE_LIFETIME",
-    )
+BUILD_CACHE_LIFETIME = _declare(
+    "build_cache_lifetime",
+    str,
+    "persistent",
+    "'persistent': later processes reuse builds; 'session': builds vanish at exit",
+    choices=("persistent", "session"),
 )
-SESSION_CACHE_DIR: Setting[pathlib.Path | None] = REGISTRY.register(
-    Setting(
-        name="session_cache_dir",
-        type=pathlib.Path,
-        default=None,
-        optional=True,
-        doc="internal: the session-lifetime cache directory, shared with compilation workers",
-        env="GT4PY_SESSION_CACHE_DIR",
-    )
+SESSION_CACHE_DIR = _declare_optional(
+    "session_cache_dir",
+    pathlib.Path,
+    "internal: the session-lifetime cache directory, shared with compilation workers",
 )
-BUILD_CACHE_OVERLAY: Setting[pathlib.Path | None] = REGISTRY.register(
-    Setting(
-        name="build_cache_overlay",
-        type=pathlib.Path,
-        default=None,
-        optional=True,
-        doc=(
-            "writable directory for new builds when the cache root is read-only (a cache baked "
-            "into a container image, a read-only shared file system); unset: a miss there is "
-            "an error"
-        ),
-        env="GT4PY_BUILD_CACHE_OVERLAY",
-    )
+BUILD_CACHE_OVERLAY = _declare_optional(
+    "build_cache_overlay",
+    pathlib.Path,
+    (
+        "writable directory for new builds when the cache root is read-only (a cache baked "
+        "into a container image, a read-only shared file system); unset: a miss there is "
+        "an error"
+    ),
 )
-BUILD_CACHE_SHARED_GROUP: Setting[str | None] = REGISTRY.register(
-    Setting(
-        name="build_cache_shared_group",
-        type=str,
-        default=None,
-        optional=True,
-        doc=(
-            "group (name or number) that shares the cache on purpose: new cache directories "
-            "and files get mode 2770/0660 and that group, and its members' entries are "
-            "trusted; unset: caches are private to their user (0700/0600) and a cache another "
-            "user can write is refused"
-        ),
-        env="GT4PY_BUILD_CACHE_SHARED_GROUP",
-    )
+BUILD_CACHE_SHARED_GROUP = _declare_optional(
+    "build_cache_shared_group",
+    str,
+    (
+        "group (name or number) that shares the cache on purpose: new cache directories "
+        "and files get mode 2770/0660 and that group, and its members' entries are "
+        "trusted; unset: caches are private to their user (0700/0600) and a cache another "
+        "user can write is refused"
+    ),
 )
-BUILD_LOCK_TIMEOUT: Setting[float | None] = REGISTRY.register(
-    Setting(
-        name="build_lock_timeout",
-        type=float,
-        default=None,
-        optional=True,
-        minimum=0,
-        doc=(
-            "seconds to wait for another process building the same cache entry before failing "
-            "with an error naming it (unset: wait as long as it takes)"
-        ),
-        env="GT4PY_BUILD_LOCK_TIMEOUT",
-    )
+BUILD_LOCK_TIMEOUT = _declare_optional(
+    "build_lock_timeout",
+    float,
+    (
+        "seconds to wait for another process building the same cache entry before failing "
+        "with an error naming it (unset: wait as long as it takes)"
+    ),
+    minimum=0,
 )
-CACHE_DIAGNOSTICS = REGISTRY.register(
-    Setting(
-        name="cache_diagnostics",
-        type=bool,
-        default=False,
-        doc="log one line per cache miss saying why it missed",
-        env="GT4PY_CACHE_DIAGNOSTICS",
-    )
+CACHE_DIAGNOSTICS = _declare(
+    "cache_diagnostics", bool, False, "log one line per cache miss saying why it missed"
 )
-BUILD_JOBS = REGISTRY.register(
-    Setting(
-        name="build_jobs",
-        type=int,
-        default=available_cpus,
-        minimum=1,
-        doc="number of parallel compilation jobs (default: CPUs in this process's affinity)",
-        env="GT4PY_BUILD_JOBS",
-        hint=(
-            "released gt4py's GT4PY_BUILD_JOBS=0 (compile in the calling thread) is "
-            "GT4PY_BUILD_JOBS_MODE=serial"
-        ),
-    )
+BUILD_JOBS = _declare(
+    "build_jobs",
+    int,
+    available_cpus,
+    "number of parallel compilation jobs (default: CPUs in this process's affinity)",
+    minimum=1,
+    hint=(
+        "released gt4py's GT4PY_BUILD_JOBS=0 (compile in the calling thread) is "
+        "GT4PY_BUILD_JOBS_MODE=serial"
+    ),
 )
-BUILD_JOBS_MODE = REGISTRY.register(
-    Setting(
-        name="build_jobs_mode",
-        type=str,
-        default="process",
-        choices=("process", "thread", "serial"),
-        doc="how compilation jobs run: worker processes, threads, or in the calling thread",
-        env="GT4PY_BUILD_JOBS_MODE",
-    )
+BUILD_JOBS_MODE = _declare(
+    "build_jobs_mode",
+    str,
+    "process",
+    "how compilation jobs run: worker processes, threads, or in the calling thread",
+    choices=("process", "thread", "serial"),
 )
-CMAKE_BUILD_TYPE = REGISTRY.register(
-    Setting(
-        name="cmake_build_type",
-        type=str,
-        default="Release",
-        choices=("Release", "Debug", "RelWithDebInfo", "MinSizeRel"),
-        doc=(
-            "CMake build type of native extensions, both stacks (gtfn_cpu/gtfn_gpu read it when "
-            "first used); any case, released gt4py's spellings (debug, rel_with_deb_info) too"
-        ),
-        env="GT4PY_CMAKE_BUILD_TYPE",
-    )
+CMAKE_BUILD_TYPE = _declare(
+    "cmake_build_type",
+    str,
+    "Release",
+    (
+        "CMake build type of native extensions, both stacks (gtfn_cpu/gtfn_gpu read it when "
+        "first used); any case, released gt4py's spellings (debug, rel_with_deb_info) too"
+    ),
+    choices=("Release", "Debug", "RelWithDebInfo", "MinSizeRel"),
 )
-NANOBIND_MODE = REGISTRY.register(
-    Setting(
-        name="nanobind_mode",
-        type=str,
-        default="auto",
-        choices=("auto", "split", "static"),
-        doc=(
-            "how native modules get nanobind's runtime: 'split' from the prebuilt "
-            "nanobind-backend package (nothing of nanobind is compiled), 'static' compiled once "
-            "per toolchain and linked in, 'auto' split where the backend is installed and the "
-            "interpreter supports it"
-        ),
-        env="GT4PY_NANOBIND_MODE",
-    )
+NANOBIND_MODE = _declare(
+    "nanobind_mode",
+    str,
+    "auto",
+    (
+        "how native modules get nanobind's runtime: 'split' from the prebuilt "
+        "nanobind-backend package (nothing of nanobind is compiled), 'static' compiled once "
+        "per toolchain and linked in, 'auto' split where the backend is installed and the "
+        "interpreter supports it"
+    ),
+    choices=("auto", "split", "static"),
 )
-CXX_COMPILER: Setting[str | None] = REGISTRY.register(
-    Setting(
-        name="cxx_compiler",
-        type=str,
-        default=None,
-        optional=True,
-        doc="C++ compiler for native builds (default: $CXX, else the system c++)",
-        env="GT4PY_CXX",
-    )
+CXX_COMPILER = _declare_optional(
+    "cxx_compiler",
+    str,
+    "C++ compiler for native builds (default: $CXX, else the system c++)",
+    env="GT4PY_CXX",
 )
-DUMP_STAGES: Setting[pathlib.Path | None] = REGISTRY.register(
-    Setting(
-        name="dump_stages",
-        type=pathlib.Path,
-        default=None,
-        optional=True,
-        doc="directory where every compilation stage is written (unset: nothing is written)",
-        env="GT4PY_DUMP_STAGES",
-    )
+DUMP_STAGES = _declare_optional(
+    "dump_stages",
+    pathlib.Path,
+    "directory where every compilation stage is written (unset: nothing is written)",
 )
-DEBUG = REGISTRY.register(
-    Setting(
-        name="debug",
-        type=bool,
-        default=False,
-        doc="debug mode: keep build sources, add debug info and runtime checks",
-        env="GT4PY_DEBUG",
-    )
+DEBUG = _declare(
+    "debug", bool, False, "debug mode: keep build sources, add debug info and runtime checks"
 )
-COMPILE_LOG_THRESHOLD_S = REGISTRY.register(
-    Setting(
-        name="compile_log_threshold_s",
-        type=float,
-        default=1.0,
-        minimum=0,
-        doc=(
-            "compiles taking longer (seconds) are logged at WARNING on the 'gt4py.compile' "
-            "logger, so they show without any logging set up; faster ones at INFO"
-        ),
-        env="GT4PY_COMPILE_LOG_THRESHOLD_S",
-    )
+COMPILE_LOG_THRESHOLD_S = _declare(
+    "compile_log_threshold_s",
+    float,
+    1.0,
+    (
+        "compiles taking longer (seconds) are logged at WARNING on the 'gt4py.compile' "
+        "logger, so they show without any logging set up; faster ones at INFO"
+    ),
+    minimum=0,
 )
-SPECIAL_FUNCTIONS_SCIPY = REGISTRY.register(
-    Setting(
-        name="special_functions_scipy",
-        type=bool,
-        default=True,
-        doc=(
-            "gamma/erf/erfc on NumPy arrays (embedded gt4py.next, GTScript's numpy backend) use "
-            "scipy.special when it is installed (the 'scipy' extras); off: gt4py's own, slower "
-            "implementation (ADR 0028)"
-        ),
-        env="GT4PY_SPECIAL_FUNCTIONS_SCIPY",
-    )
+SPECIAL_FUNCTIONS_SCIPY = _declare(
+    "special_functions_scipy",
+    bool,
+    True,
+    (
+        "gamma/erf/erfc on NumPy arrays (embedded gt4py.next, GTScript's numpy backend) use "
+        "scipy.special when it is installed (the 'scipy' extras); off: gt4py's own, slower "
+        "implementation (ADR 0028)"
+    ),
 )
-NATIVE_HOST_TUNED = REGISTRY.register(
-    Setting(
-        name="native_host_tuned",
-        type=bool,
-        default=True,
-        doc=(
-            "tune native builds to the build machine's CPU (-march=native); their cache key "
-            "then holds the CPU's identity. 0: portable binaries"
-        ),
-        env="GT4PY_NATIVE_HOST_TUNED",
-    )
+NATIVE_HOST_TUNED = _declare(
+    "native_host_tuned",
+    bool,
+    True,
+    (
+        "tune native builds to the build machine's CPU (-march=native); their cache key "
+        "then holds the CPU's identity. 0: portable binaries"
+    ),
 )
 
 
@@ -245,18 +195,15 @@ def _on_off(text: str) -> str:
     return text
 
 
-TRACEBACK_FILTERING = REGISTRY.register(
-    Setting(
-        name="traceback_filtering",
-        type=str,
-        default="on",
-        choices=("on", "off"),
-        doc=(
-            "'on': tracebacks of errors in the user's definitions and calls (DSL errors, bad "
-            "arguments, GTScript errors) show the user's frames only, with a note; 'off': "
-            "gt4py's internal frames too (gt4py's own bugs are never filtered)"
-        ),
-        env="GT4PY_TRACEBACK_FILTERING",
-        env_text=_on_off,
-    )
+TRACEBACK_FILTERING = _declare(
+    "traceback_filtering",
+    str,
+    "on",
+    (
+        "'on': tracebacks of errors in the user's definitions and calls (DSL errors, bad "
+        "arguments, GTScript errors) show the user's frames only, with a note; 'off': "
+        "gt4py's internal frames too (gt4py's own bugs are never filtered)"
+    ),
+    choices=("on", "off"),
+    env_text=_on_off,
 )

@@ -74,13 +74,13 @@ class _Registry:
         Registering an equal setting again (a reloaded module) returns the first one.
         """
         with self._lock:
-            existing = self._settings.get(setting.name)
-            if existing is not None and existing != setting:
-                raise ConfigError(f"gt4py setting '{setting.name}' is already registered")
-            if existing is None:
-                self._settings[setting.name] = setting
-                self._unchecked.append(setting)
-                self._needs_check = True
+            self._declare(
+                self._settings,
+                setting.name,
+                setting,
+                self._unchecked,
+                f"gt4py setting '{setting.name}' is already registered",
+            )
             if setting.name in self._pending:
                 value = self._pending.pop(setting.name)
                 self._explicit[setting.name] = (
@@ -94,13 +94,26 @@ class _Registry:
         """Declare released environment variables that no setting reads (checked at next use)."""
         with self._lock:
             for variable in variables:
-                existing = self._retired.get(variable.env)
-                if existing is not None and existing != variable:
-                    raise ConfigError(f"variable {variable.env} is already declared retired")
-                if existing is None:
-                    self._retired[variable.env] = variable
-                    self._unchecked_retired.append(variable)
-                    self._needs_check = True
+                self._declare(
+                    self._retired,
+                    variable.env,
+                    variable,
+                    self._unchecked_retired,
+                    f"variable {variable.env} is already declared retired",
+                )
+
+    def _declare(
+        self, known: dict[str, _T], key: str, item: _T, unchecked: list[_T], clash: str
+    ) -> None:
+        # Declaring an equal item again (a reloaded module) keeps the first; a different one
+        # under the same key is an error. A new item is checked at the next use of the config.
+        existing = known.get(key)
+        if existing is not None and existing != item:
+            raise ConfigError(clash)
+        if existing is None:
+            known[key] = item
+            unchecked.append(item)
+            self._needs_check = True
 
     def retired(self) -> list[RetiredVariable]:
         """The retired released variables, sorted by name."""

@@ -103,23 +103,22 @@ template <class A, class B> GT4PY_HD inline common_t<A, B> power(A a, B b) {
 
 // numpy's minimum/maximum: NaN if either operand is NaN (std::min/max depend on the order);
 // of equal operands (0.0 and -0.0), the second (as numpy 2).
-template <class A, class B> GT4PY_HD inline common_t<A, B> minimum(A a, B b) {
-  using T = common_t<A, B>;
-  const T x = static_cast<T>(a), y = static_cast<T>(b);
+namespace detail {
+template <class T> GT4PY_HD inline T extremum(T x, T y, bool largest) {
   if constexpr (std::is_floating_point_v<T>) {
     if (std::isnan(x)) return x;
     if (std::isnan(y)) return y;
   }
-  return x < y ? x : y;
+  return (largest ? y < x : x < y) ? x : y;
+}
+}  // namespace detail
+template <class A, class B> GT4PY_HD inline common_t<A, B> minimum(A a, B b) {
+  using T = common_t<A, B>;
+  return detail::extremum(static_cast<T>(a), static_cast<T>(b), false);
 }
 template <class A, class B> GT4PY_HD inline common_t<A, B> maximum(A a, B b) {
   using T = common_t<A, B>;
-  const T x = static_cast<T>(a), y = static_cast<T>(b);
-  if constexpr (std::is_floating_point_v<T>) {
-    if (std::isnan(x)) return x;
-    if (std::isnan(y)) return y;
-  }
-  return y < x ? x : y;
+  return detail::extremum(static_cast<T>(a), static_cast<T>(b), true);
 }
 
 // abs: unsigned and bool unchanged; the most negative integer stays itself, as in numpy.
