@@ -24,16 +24,15 @@ from ._cxx import CXX_TYPES
 
 
 # IR call -> C++ operator or function, from the builtin vocabulary (`if_` is spelled below)
-_INFIX = {
-    name: row.cxx
-    for name, row in vocabulary.IR_CALLS.items()
-    if row.cxx_form is vocabulary.CxxForm.INFIX
-}
-_STD_MATH = {  # functions, and the prefix operators of `neg` and `not_`
-    name: row.cxx
-    for name, row in vocabulary.IR_CALLS.items()
-    if row.cxx_form in (vocabulary.CxxForm.CALL, vocabulary.CxxForm.PREFIX)
-}
+def _spelled(form: vocabulary.CxxForm) -> dict[str, str]:
+    return {name: row.cxx for name, row in vocabulary.IR_CALLS.items() if row.cxx_form is form}
+
+
+_INFIX = _spelled(vocabulary.CxxForm.INFIX)  # (a + b)
+_PREFIX = _spelled(vocabulary.CxxForm.PREFIX)  # (-a), (!a): neg and not_
+_FUNCTIONS = _spelled(vocabulary.CxxForm.CALL)  # std::sin(a), gt4py::minimum(a, b)
+# ir.Reduce.op -> the row of its reduction (how it combines two values in C++)
+_REDUCTIONS = {row.ir_name: row for row in vocabulary.REDUCTIONS.values()}
 
 # Reductions over at most this many (constant) neighbours are unrolled.
 UNROLL_LIMIT = 16
@@ -142,10 +141,10 @@ class ExpressionGenerator:
             return f"({args[0]} ? {args[1]} : {args[2]})"
         if fun in _INFIX:
             return f"({args[0]} {_INFIX[fun]} {args[1]})"
-        if fun in ("neg", "not_"):
-            return f"({_STD_MATH[fun]}{args[0]})"
-        if fun in _STD_MATH:
-            return f"{_STD_MATH[fun]}({', '.join(args)})"
+        if fun in _PREFIX:
+            return f"({_PREFIX[fun]}{args[0]})"
+        if fun in _FUNCTIONS:
+            return f"{_FUNCTIONS[fun]}({', '.join(args)})"
         raise TypeError(f"unknown IR function {fun!r}")
 
     def _deref(self, node: ir.Deref, position: dict[str, str]) -> str:
@@ -253,10 +252,11 @@ class ExpressionGenerator:
             body = self.expr(node.body, inner)
         finally:
             _, conditions = self._masks.pop()
-        if node.op == "plus":
-            update = f"{acc} = {acc} + {body};"
+        combine = _REDUCTIONS[node.op]
+        if combine.cxx_form is vocabulary.CxxForm.INFIX:
+            update = f"{acc} = {acc} {combine.cxx} {body};"
         else:
-            update = f"{acc} = {_STD_MATH[node.op]}({acc}, {body});"
+            update = f"{acc} = {combine.cxx}({acc}, {body});"
         if conditions:  # && in lookup order: a chained lookup only follows a valid entry
             update = f"if ({' && '.join(conditions)}) {{ {update} }}"
         return update
