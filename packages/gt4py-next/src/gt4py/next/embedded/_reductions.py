@@ -14,7 +14,7 @@ import numpy as np
 from .. import _builtin_vocabulary as vocabulary
 from .._dimensions import Dimension, DimensionKind
 from .._domain import Domain, NamedRange
-from . import _alignment, _array_ns
+from . import _alignment, _array_ns, _piecewise
 from .context import get_offset_provider
 from .exceptions import DomainError, FieldDTypeError, OffsetProviderError
 from .nd_array_field import NdArrayConnectivityField, NdArrayField, is_field
@@ -39,8 +39,6 @@ def reduce(name: str, field: Any, axis: Dimension) -> Any:
     if dtype.kind not in "iuf":
         raise FieldDTypeError(f"{name} needs a numeric field, got {dtype}")
     if field._is_piecewise:
-        from . import _piecewise
-
         if field.dim == axis:
             field = _piecewise.materialize(field)
         else:
