@@ -1,9 +1,8 @@
 """gtfn's C++ for small IR programs given as text: the loop headers, index expressions and
 reduction updates it must contain.
 
-Snippets, not whole files: ``@`` in a snippet stands for a generator-chosen number (``lo@``,
-``acc@``) and runs of whitespace match any whitespace, so renumbering or reindenting does not
-break these tests, but a wrong index, bound, stride or update does.
+Snippets, not whole files (``@`` a generator-chosen number, whitespace any whitespace); the
+programs and the snippet matching are shared with the itir_python test: ``golden_programs``.
 """
 
 from __future__ import annotations
@@ -11,59 +10,28 @@ from __future__ import annotations
 import re
 
 import pytest
+from golden_programs import (
+    NEIGHBOUR_MAX,
+    NEIGHBOUR_SUM,
+    SHIFT_1D,
+    STENCIL,
+    WHERE,
+    scan,
+    snippet_assertions,
+)
 
 from gt4py.next import ir
 from gt4py.next.backends._table_layout import TableLayout
 from gt4py.next.backends.gtfn._codegen import PARALLEL_THRESHOLD, CppGenerator
 
 
-def _pattern(snippet: str) -> str:
-    parts = re.split(r"(@|\s+)", snippet.strip())
-    return "".join(r"\d+" if p == "@" else r"\s*" if p.isspace() else re.escape(p) for p in parts)
-
-
-def assert_snippet(source: str, snippet: str, count: int | None = None) -> None:
-    found = re.findall(_pattern(snippet), source)
-    assert found, f"missing from the generated C++:\n{snippet}\n--- in ---\n{source}"
-    if count is not None:
-        assert len(found) == count, f"{snippet!r} occurs {len(found)} times, not {count}"
-
-
-def assert_no_snippet(source: str, snippet: str) -> None:
-    assert not re.search(_pattern(snippet), source), f"unexpected in the generated C++: {snippet}"
+assert_snippet, assert_no_snippet = snippet_assertions("C++")
 
 
 def cpp(text: str, tables: dict[str, TableLayout] | None = None, **options: object) -> str:
     """The ``run`` function generated for the IR program ``text`` (no includes or prelude)."""
     source = CppGenerator(ir.parse_program(text), tables or {}, **options).module("m")  # type: ignore[arg-type]
     return source[source.index("// program") :]
-
-
-STENCIL = """program lap(a: field[I, J] float64, out: field[I, J] float64, n: int64) {
-  out <- apply[I: 1:int64 .. minus(n, 1:int64), J: 1:int64 .. 9:int64](minus($a(I+1), multiplies(2.0:float64, $a(J-1))));
-}"""
-
-SHIFT_1D = """program shift(a: field[I] int32, out: field[I] int32) {
-  out <- apply[I: 0:int64 .. 8:int64](floordiv($a(I+2), 3:int32));
-}"""
-
-NEIGHBOUR_SUM = """program div(a: field[Edge, K] float64, out: field[Vertex, K] float64)
-offsets(V2E: Vertex[V2E] -> Edge) {
-  out <- apply[Vertex: bound<lo>(out, Vertex) .. bound<hi>(out, Vertex), K: bound<lo>(out, K) .. bound<hi>(out, K)](reduce<plus, V2E; V2E>(0.0:float64, $a(V2E[*])));
-}"""
-
-NEIGHBOUR_MAX = """program m(a: field[Edge] float64, out: field[Vertex] float64)
-offsets(V2E: Vertex[V2E] -> Edge) {
-  out <- apply[Vertex: 0:int64 .. 4:int64](reduce<maximum, V2E; V2E>(-inf:float64, $a(V2E[*])));
-}"""
-
-SCAN = """program acc(a: field[I, K] float64, out: field[I, K] float64) {
-  out <- scan<K, DIRECTION; c0>[I: bound<lo>(out, I) .. bound<hi>(out, I), K: 0:int64 .. 5:int64](init(0.0:float64); plus(c0, $a(K+1)));
-}"""
-
-WHERE = """program w(a: field[I] float64, out: field[I] float64) {
-  out <- apply[I: 0:int64 .. 8:int64](if_(lt($a, 0.0:float64), neg($a), $a));
-}"""
 
 
 def test_stencil_loop_nest_and_shifted_reads():
@@ -167,7 +135,7 @@ def test_neighbour_max_combines_with_python_maximum():
     ],
 )
 def test_scan_is_sequential_in_its_axis_inside_a_parallel_loop(direction, axis_loop):
-    source = cpp(SCAN.replace("DIRECTION", direction))
+    source = cpp(scan(direction))
     assert_snippet(
         source,
         "#pragma omp parallel for collapse(1) if(points@ > 32768)"
@@ -185,7 +153,7 @@ def test_where_reads_its_branches_lazily_and_checks_them_per_point():
     assert_snippet(source, f"((a[i_I * a_s_I] < double(0.0)) ? (-{checked}) : {checked})")
 
 
-@pytest.mark.parametrize("program", [STENCIL, SHIFT_1D, SCAN.replace("DIRECTION", "forward")])
+@pytest.mark.parametrize("program", [STENCIL, SHIFT_1D, scan("forward")])
 def test_without_openmp_there_is_no_pragma_but_the_same_loops(program):
     with_openmp = cpp(program)
     without = cpp(program, openmp=False)

@@ -1,9 +1,8 @@
 """itir_python's numpy code for small IR programs given as text: the index arrays, gathers,
 reductions and scan loops it must contain.
 
-Snippets, not whole files: ``@`` in a snippet stands for a generator-chosen number (``i@_I``,
-``level@``) and runs of whitespace match any whitespace, so renumbering or reindenting does
-not break these tests, but a wrong index, bound or combining function does.
+Snippets, not whole files (``@`` a generator-chosen number, whitespace any whitespace); the
+programs and the snippet matching are shared with the gtfn test: ``golden_programs``.
 """
 
 from __future__ import annotations
@@ -11,49 +10,26 @@ from __future__ import annotations
 import re
 
 import pytest
+from golden_programs import (
+    SHIFT_1D,
+    STENCIL,
+    WHERE,
+    neighbour_reduction,
+    scan,
+    snippet_assertions,
+)
 
 from gt4py.next import ir
 from gt4py.next.backends.python_numpy._codegen import generate
 
 
-def _pattern(snippet: str) -> str:
-    parts = re.split(r"(@|\s+)", snippet.strip())
-    return "".join(r"\d+" if p == "@" else r"\s*" if p.isspace() else re.escape(p) for p in parts)
-
-
-def assert_snippet(source: str, snippet: str, count: int | None = None) -> None:
-    found = re.findall(_pattern(snippet), source)
-    assert found, f"missing from the generated Python:\n{snippet}\n--- in ---\n{source}"
-    if count is not None:
-        assert len(found) == count, f"{snippet!r} occurs {len(found)} times, not {count}"
+assert_snippet, _ = snippet_assertions("Python")
 
 
 def python(text: str) -> str:
     source = generate(ir.parse_program(text))
     compile(source, "<generated>", "exec")  # valid Python, whatever else it contains
     return source
-
-
-STENCIL = """program lap(a: field[I, J] float64, out: field[I, J] float64, n: int64) {
-  out <- apply[I: 1:int64 .. minus(n, 1:int64), J: 1:int64 .. 9:int64](minus($a(I+1), multiplies(2.0:float64, $a(J-1))));
-}"""
-
-SHIFT_1D = """program shift(a: field[I] int32, out: field[I] int32) {
-  out <- apply[I: 0:int64 .. 8:int64](floordiv($a(I+2), 3:int32));
-}"""
-
-NEIGHBOUR_REDUCTION = """program div(a: field[Edge, K] float64, out: field[Vertex, K] float64)
-offsets(V2E: Vertex[V2E] -> Edge) {
-  out <- apply[Vertex: bound<lo>(out, Vertex) .. bound<hi>(out, Vertex), K: bound<lo>(out, K) .. bound<hi>(out, K)](reduce<OP, V2E; V2E>(INIT, $a(V2E[*])));
-}"""
-
-SCAN = """program acc(a: field[I, K] float64, out: field[I, K] float64) {
-  out <- scan<K, DIRECTION; c0>[I: bound<lo>(out, I) .. bound<hi>(out, I), K: 0:int64 .. 5:int64](init(0.0:float64); plus(c0, $a(K+1)));
-}"""
-
-WHERE = """program w(a: field[I] float64, out: field[I] float64) {
-  out <- apply[I: 0:int64 .. 8:int64](if_(lt($a, 0.0:float64), neg($a), $a));
-}"""
 
 
 def test_stencil_index_arrays_and_shifted_gathers():
@@ -87,7 +63,7 @@ def test_one_dimensional_shift_and_python_floor_division():
 def test_neighbour_reduction_gathers_through_the_table_and_masks_skip_values(
     op, init, numpy_reduction, numpy_init
 ):
-    source = python(NEIGHBOUR_REDUCTION.replace("OP", op).replace("INIT", init))
+    source = python(neighbour_reduction(op, init))
     neighbours = "V2E[np.asarray(i@_Vertex)[..., None], np.arange(V2E.shape[1])]"
     gathered = f"_gather(a, ({neighbours} - a_lo_Edge, np.asarray(i@_K)[..., None] - a_lo_K,))"
     assert_snippet(source, f"{numpy_reduction}(np.concatenate([np.broadcast_to({numpy_init},")
@@ -104,7 +80,7 @@ def test_neighbour_reduction_gathers_through_the_table_and_masks_skip_values(
     ],
 )
 def test_scan_loops_over_its_axis_vectorized_over_the_others(direction, axis_loop):
-    source = python(SCAN.replace("DIRECTION", direction))
+    source = python(scan(direction))
     assert_snippet(source, "i@_I = np.arange(lo@_I, hi@_I).reshape(-1, 1,)")
     assert_snippet(source, "c0, = np.float64(0.0),\n" + axis_loop)
     assert_snippet(

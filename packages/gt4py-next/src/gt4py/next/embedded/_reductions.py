@@ -7,19 +7,17 @@ dimension, else the one connectivity whose domain has that local dimension.
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any
 
 import numpy as np
 
+from .. import _builtin_vocabulary as vocabulary
 from .._dimensions import Dimension, DimensionKind
 from .._domain import Domain, NamedRange
-from . import _alignment, _array_ns
+from . import _alignment, _array_ns, _piecewise
 from .context import get_offset_provider
 from .exceptions import DomainError, FieldDTypeError, OffsetProviderError
 from .nd_array_field import NdArrayConnectivityField, NdArrayField, is_field
-
-
-_REDUCTIONS: Final = {"neighbor_sum": "sum", "max_over": "max", "min_over": "min"}
 
 
 def reduce(name: str, field: Any, axis: Dimension) -> Any:
@@ -41,8 +39,6 @@ def reduce(name: str, field: Any, axis: Dimension) -> Any:
     if dtype.kind not in "iuf":
         raise FieldDTypeError(f"{name} needs a numeric field, got {dtype}")
     if field._is_piecewise:
-        from . import _piecewise
-
         if field.dim == axis:
             field = _piecewise.materialize(field)
         else:
@@ -70,13 +66,14 @@ def reduce(name: str, field: Any, axis: Dimension) -> Any:
     xp = field.array_ns
     data = field._data
     valid = _valid_neighbours(mask, domain, name)
+    row = vocabulary.REDUCTIONS[name]  # its combining op and numpy function
+    assert row.numpy is not None
     if valid is not None:
-        data = xp.where(valid, data, _neutral(name, dtype))
-    kind = _REDUCTIONS[name]
-    if kind == "sum":
+        data = xp.where(valid, data, _neutral(row.ir_name, dtype))
+    if row.ir_name == "plus":
         result = xp.sum(data, axis=pos, dtype=dtype)
     else:
-        result = _array_ns.function(xp, kind)(data, axis=pos)
+        result = _array_ns.function(xp, row.numpy)(data, axis=pos)
     new_domain = Domain._make(
         domain.dims[:pos] + domain.dims[pos + 1 :], domain.ranges[:pos] + domain.ranges[pos + 1 :]
     )
@@ -85,13 +82,14 @@ def reduce(name: str, field: Any, axis: Dimension) -> Any:
     return NdArrayField._make(new_domain, result, xp)
 
 
-def _neutral(name: str, dtype: np.dtype[Any]) -> Any:
-    if name == "neighbor_sum":
+def _neutral(combine: str, dtype: np.dtype[Any]) -> Any:
+    """The value of a missing neighbour for the reduction combining with ``combine``."""
+    if combine == "plus":
         return dtype.type(0)
     if dtype.kind == "f":
-        return dtype.type(-np.inf if name == "max_over" else np.inf)
+        return dtype.type(-np.inf if combine == "maximum" else np.inf)
     info = np.iinfo(dtype)
-    return dtype.type(info.min if name == "max_over" else info.max)
+    return dtype.type(info.min if combine == "maximum" else info.max)
 
 
 def _connectivity_for(axis: Dimension) -> NdArrayConnectivityField | None:

@@ -18,7 +18,7 @@ from .._dimensions import CartesianConnectivity, Dimension, DimensionKind
 from .._domain import Domain, UnitRange
 from .._field import Connectivity
 from .._offsets import DynamicOffset, FieldOffset, IndexedFieldOffset
-from . import _alignment, _array_ns, nd_array_field
+from . import _alignment, _array_ns, _piecewise, nd_array_field
 from .context import get_offset_provider
 from .exceptions import DomainError, OffsetProviderError
 from .nd_array_field import NdArrayConnectivityField, NdArrayField, is_field
@@ -152,8 +152,6 @@ def cartesian_shift(
     if new_dim is not None and domain.dim_index(new_dim) is not None:
         raise DomainError(f"shifting {dim} to {new_dim} would repeat {new_dim} in {domain}")
     if field._is_piecewise:
-        from . import _piecewise
-
         if field.dim == dim:
             pieces = [
                 (rng - offset, cartesian_shift(f, dim, offset, new_dim)) for rng, f in field.pieces
@@ -194,8 +192,6 @@ def remap(field: Any, connectivity: Any) -> Any:
             f"{connectivity.domain} would repeat {', '.join(map(str, repeated))}"
         )
     if field._is_piecewise:
-        from . import _piecewise
-
         if field.dim == target:
             needed = _index_hull(connectivity)
             return remap(
@@ -315,12 +311,8 @@ def dynamic_shift(field: Any, shift: DynamicOffset) -> Any:
     if offsets.dtype.kind not in "iu":
         raise TypeError(f"as_offset needs an integer field of offsets, got {offsets.dtype}")
     if field._is_piecewise:
-        from . import _piecewise
-
         field = _piecewise.materialize(field)
     if offsets._is_piecewise:
-        from . import _piecewise
-
         offsets = _piecewise.materialize(offsets)
     domain = field.domain
     pos = domain.dim_index(dim)

@@ -17,6 +17,7 @@ from typing import Any, Final, NoReturn
 
 import numpy as np
 
+from .. import _builtin_vocabulary as vocabulary
 from ..errors import (
     DSLError,
     DSLTypeError,
@@ -37,24 +38,27 @@ from ._type_rules import BOOL, FLOAT64, INT64, describe, is_weak, same_type
 _GT4PY_SPELLING: Final = {"abs": "abs", "max": "maximum", "min": "minimum", "pow": "power"}
 
 
-_ARITHMETIC = {
-    ast.Add: "+",
-    ast.Sub: "-",
-    ast.Mult: "*",
-    ast.Div: "/",
-    ast.FloorDiv: "//",
-    ast.Mod: "%",
-    ast.Pow: "**",
+# Python operator (``ast`` class) -> its row of the builtin vocabulary: binary operators and
+# comparisons (the unary ones are typed by hand in ``visit_UnaryOp``)
+_BINARY_OPERATORS: Final = {
+    op: row
+    for row in vocabulary.IR_CALLS.values()
+    if row.arity == 2 and row.kind in (vocabulary.Kind.ARITHMETIC, vocabulary.Kind.LOGICAL)
+    for op in row.python_operators
 }
-_LOGICAL = {ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^"}
-_COMPARISON = {
-    ast.Eq: "==",
-    ast.NotEq: "!=",
-    ast.Lt: "<",
-    ast.LtE: "<=",
-    ast.Gt: ">",
-    ast.GtE: ">=",
+_COMPARISONS: Final = {
+    op: row
+    for row in vocabulary.IR_CALLS.values()
+    if row.kind is vocabulary.Kind.COMPARISON
+    for op in row.python_operators
 }
+
+
+def _accepts(row: vocabulary.Builtin) -> str:
+    """The operand dtype kinds of ``row``, spelled as :meth:`CallTyping._elementwise` names them."""
+    return "".join(kind for kind in "biuf" if kind in row.accepts)
+
+
 _UNSUPPORTED_STATEMENTS = {
     ast.For: (
         "'for' loops",
@@ -442,19 +446,22 @@ class OperatorTypeDeduction(CallTyping):
     def _binary(
         self, node: ast.AST, op: ast.operator, left: ts.TypeSpec, right: ts.TypeSpec
     ) -> ts.TypeSpec:
-        if isinstance(op, tuple(_LOGICAL)):
-            symbol = _LOGICAL[type(op)]
+        row = _BINARY_OPERATORS.get(type(op))
+        if row is None:
+            raise UnsupportedPythonFeatureError(
+                self.location(node), f"the operator {type(op).__name__}"
+            )
+        symbol = row.symbol
+        assert symbol is not None
+        if row.kind is vocabulary.Kind.LOGICAL:
             if isinstance(left, ts.DomainType) and isinstance(right, ts.DomainType):
                 if isinstance(op, ast.BitXor):
                     self.error(node, "'^' is not defined for domain conditions; use '|' and '&'")
                 return ts.DomainType(tuple(dict.fromkeys((*left.dims, *right.dims))))
-            return self._elementwise(node, symbol, (left, right), accepts="b", result=None)
-        arithmetic: str | None = _ARITHMETIC.get(type(op))
-        if arithmetic is None:
-            raise UnsupportedPythonFeatureError(
-                self.location(node), f"the operator {type(op).__name__}"
+            # the operands are bools already: their dtype (and weakness) is the result's
+            return self._elementwise(
+                node, symbol, (left, right), accepts=_accepts(row), result=None
             )
-        symbol = arithmetic
         if (
             isinstance(left, ts.DimensionType)
             and isinstance(right, ts.IntConstantType)
@@ -473,8 +480,8 @@ class OperatorTypeDeduction(CallTyping):
                 return ts.IntConstantType(value)
             except (KeyError, ZeroDivisionError):
                 pass
-        result = "float" if symbol == "/" else None
-        return self._elementwise(node, symbol, (left, right), accepts="iuf", result=result)
+        result = "float" if row.result is vocabulary.Result.FLOAT else None
+        return self._elementwise(node, symbol, (left, right), accepts=_accepts(row), result=result)
 
     def visit_Compare(self, node: ast.Compare) -> ts.TypeSpec:
         if len(node.ops) != 1:
@@ -482,8 +489,8 @@ class OperatorTypeDeduction(CallTyping):
                 self.location(node), "chained comparisons", "write (a < b) & (b < c)"
             )
         op = node.ops[0]
-        symbol = _COMPARISON.get(type(op))
-        if symbol is None:
+        row = _COMPARISONS.get(type(op))
+        if row is None:
             raise UnsupportedPythonFeatureError(self.location(node), f"'{type(op).__name__}'")
         left = self.visit(node.left)
         right = self.visit(node.comparators[0])
@@ -496,8 +503,10 @@ class OperatorTypeDeduction(CallTyping):
             ):
                 self.error(node, f"a domain condition compares {left} with an integer, got {right}")
             return ts.DomainType((left.dim,))
-        accepts = "biuf" if symbol in ("==", "!=") else "iuf"
-        return self._elementwise(node, symbol, (left, right), accepts=accepts, result="bool")
+        assert row.symbol is not None and row.result is vocabulary.Result.BOOL
+        return self._elementwise(
+            node, row.symbol, (left, right), accepts=_accepts(row), result="bool"
+        )
 
     def visit_BoolOp(self, node: ast.BoolOp) -> ts.TypeSpec:
         word, symbol = ("and", "&") if isinstance(node.op, ast.And) else ("or", "|")

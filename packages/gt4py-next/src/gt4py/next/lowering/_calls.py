@@ -66,28 +66,14 @@ def lower_call(
 ) -> list[ir.Apply | ir.Scan]:
     """One operator call writing into ``outputs`` over ``domain``, preceded by the statements
     writing the temporaries it reads."""
-    statement = _lower_one_call(context, operator, args, arg_types, outputs, domain)
-    return [*context.take_pending(), statement]
-
-
-def _lower_one_call(
-    context: LoweringContext,
-    operator: Any,
-    args: list[Value],
-    arg_types: list[Any],
-    outputs: list[str],
-    domain: list[ir.Range],
-) -> ir.Apply | ir.Scan:
     signature = operator.__gt_signature__
+    statement: ir.Apply | ir.Scan
     if signature.definition.kind == "scan_operator":
         carries, init, values = scan_lowering(
             context, operator, args, [dtype_of(t) for t in arg_types]
         )
-        if len(values) != len(outputs):
-            raise LoweringError(
-                f"{operator.__name__} gives {len(values)} value(s) for {len(outputs)} output(s)"
-            )
-        return ir.Scan(
+        _check_value_count(operator, values, outputs)
+        statement = ir.Scan(
             outputs=outputs,
             domain=domain,
             axis=signature.axis.value,
@@ -96,17 +82,22 @@ def _lower_one_call(
             init=init,
             values=values,
         )
-    env = {name: value for (name, _), value in zip(signature.params, args, strict=True)}
-    result = OperatorLowering(context, operator, env).lower()
-    values = leaves(result)
-    if len(values) == 1 and len(outputs) > 1:
-        values = values * len(outputs)
+    else:
+        env = {name: value for (name, _), value in zip(signature.params, args, strict=True)}
+        result = OperatorLowering(context, operator, env).lower()
+        values = leaves(result)
+        if len(values) == 1 and len(outputs) > 1:
+            values = values * len(outputs)
+        _check_value_count(operator, values, outputs)
+        statement = ir.Apply(outputs=outputs, domain=domain, values=[*values])
+    return [*context.take_pending(), statement]
+
+
+def _check_value_count(operator: Any, values: list[ir.Expr], outputs: list[str]) -> None:
     if len(values) != len(outputs):
         raise LoweringError(
             f"{operator.__name__} gives {len(values)} value(s) for {len(outputs)} output(s)"
         )
-    out_dtypes = [None] * len(outputs)
-    return ir.Apply(outputs=outputs, domain=domain, values=[*values][: len(out_dtypes)])
 
 
 __all__ = ["lower_call", "scan_lowering"]

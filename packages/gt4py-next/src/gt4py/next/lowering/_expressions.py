@@ -41,6 +41,13 @@ COMPARISON = {
     if row.kind is vocabulary.Kind.COMPARISON
     for op in row.python_operators
 }
+#: unary Python operators: ``-`` -> neg; ``~`` and ``not`` (on scalar bools, checked) -> not_
+UNARY = {
+    op: row.ir_name
+    for row in vocabulary.IR_CALLS.values()
+    if row.arity == 1
+    for op in row.python_operators
+}
 REDUCTIONS = {name: row.ir_name for name, row in vocabulary.REDUCTIONS.items()}
 
 
@@ -151,13 +158,12 @@ class ExpressionLowering:
 
     def visit_UnaryOp(self, node: ast.UnaryOp, dtype: Any) -> Value:
         operand = self.expr(node.operand, dtype)
-        if isinstance(node.op, ast.USub):
-            return map_leaves(lambda v: ir.Call(fun="neg", args=[v]), operand)
         if isinstance(node.op, ast.UAdd):
             return operand
-        if isinstance(node.op, (ast.Invert, ast.Not)):  # `not` only on scalar bools (checked)
-            return map_leaves(lambda v: ir.Call(fun="not_", args=[v]), operand)
-        raise self.error(node, "unsupported unary operator")
+        fun = UNARY.get(type(node.op))
+        if fun is None:
+            raise self.error(node, "unsupported unary operator")
+        return map_leaves(lambda v: ir.Call(fun=fun, args=[v]), operand)
 
     def visit_BinOp(self, node: ast.BinOp, dtype: Any) -> Value:
         fun = ARITHMETIC[type(node.op)]
@@ -166,7 +172,7 @@ class ExpressionLowering:
         right = self.expr(node.right, operand_dtype)
         result_dtype = dtype_of(self.type_of(node))
         if (
-            fun == "divides"
+            vocabulary.IR_CALLS[fun].result is vocabulary.Result.FLOAT  # `/` on integers
             and operand_dtype is not None
             and operand_dtype.kind in "iu"
             and result_dtype is not None
@@ -309,9 +315,7 @@ class ExpressionLowering:
             args = [self.expr(a, operand_dtype) for a in node.args]
             result = dtype_of(self.type_of(node))
             if (
-                name not in fbuiltins.BINARY_MATH_NUMBER_BUILTIN_NAMES
-                and name not in fbuiltins.UNARY_MATH_NUMBER_BUILTIN_NAMES
-                and name not in fbuiltins.UNARY_MATH_FP_PREDICATE_BUILTIN_NAMES
+                vocabulary.DSL_BUILTINS[name].result is vocabulary.Result.FLOAT
                 and operand_dtype is not None
                 and operand_dtype.kind in "iu"
                 and result is not None
@@ -347,4 +351,4 @@ def _as_index(value: Value) -> ir.Expr:
     return value
 
 
-__all__ = ["ARITHMETIC", "COMPARISON", "REDUCTIONS", "ExpressionLowering"]
+__all__ = ["ARITHMETIC", "COMPARISON", "REDUCTIONS", "UNARY", "ExpressionLowering"]

@@ -21,7 +21,7 @@ from ..ir import literal
 from ._calls import lower_call
 from ._context import LoweringContext
 from ._errors import LoweringError
-from ._expressions import ARITHMETIC
+from ._expressions import ARITHMETIC, UNARY
 from ._outputs import INDEX_DTYPE, domain_leaves, out_domain, per_output_domains, sliced
 from ._values import Value, dtype_of
 
@@ -176,7 +176,7 @@ class _ProgramExpressions:
                 return literal(
                     -float(inner.value) if "." in inner.value else -int(inner.value), inner.dtype
                 )
-            return ir.Call(fun="neg", args=[inner])  # type: ignore[list-item]
+            return ir.Call(fun=UNARY[ast.USub], args=[inner])  # type: ignore[list-item]
         if isinstance(node, ast.Call) and not node.keywords:
             callee = self.types.get(node.func)
             name = getattr(getattr(callee, "target", None), "name", None)

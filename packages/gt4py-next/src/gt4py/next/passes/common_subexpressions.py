@@ -14,6 +14,7 @@ using it is shared only with copies under the same binding and bound at the top 
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import sys
 from collections.abc import Iterator
@@ -25,20 +26,16 @@ from .. import ir
 _LAZY_CALLS = frozenset({"if_", "and_", "or_"})
 
 
+@dataclasses.dataclass(slots=True, eq=False)  # compared (and hashed) by identity
 class _Occ:
     """One occurrence of a subexpression: its number (equal numbers: equal values), size,
     the occurrences of its children, and for a ``Let`` (or a name bound by one) the binding."""
 
-    __slots__ = ("binding", "key", "kids", "node", "size")
-
-    def __init__(
-        self, node: ir.Expr, key: int, size: int, kids: list[_Occ], binding: int | None
-    ) -> None:
-        self.node = node
-        self.key = key
-        self.size = size
-        self.kids = kids
-        self.binding = binding
+    node: ir.Expr
+    key: int
+    size: int
+    kids: list[_Occ]
+    binding: int | None
 
 
 class _Numbering:

@@ -17,29 +17,27 @@ import re
 from collections.abc import Mapping
 
 from ... import _builtin_vocabulary as vocabulary, ir
-from .._extents import checked_at_run_time, field_codes
-from .._read_walk import walk_read
+from .._read_walk import ReadWalker
 from .._table_layout import TableLayout
 from ._cxx import CXX_TYPES
 
 
 # IR call -> C++ operator or function, from the builtin vocabulary (`if_` is spelled below)
-_INFIX = {
-    name: row.cxx
-    for name, row in vocabulary.IR_CALLS.items()
-    if row.cxx_form is vocabulary.CxxForm.INFIX
-}
-_STD_MATH = {  # functions, and the prefix operators of `neg` and `not_`
-    name: row.cxx
-    for name, row in vocabulary.IR_CALLS.items()
-    if row.cxx_form in (vocabulary.CxxForm.CALL, vocabulary.CxxForm.PREFIX)
-}
+def _spelled(form: vocabulary.CxxForm) -> dict[str, str]:
+    return {name: row.cxx for name, row in vocabulary.IR_CALLS.items() if row.cxx_form is form}
+
+
+_INFIX = _spelled(vocabulary.CxxForm.INFIX)  # (a + b)
+_PREFIX = _spelled(vocabulary.CxxForm.PREFIX)  # (-a), (!a): neg and not_
+_FUNCTIONS = _spelled(vocabulary.CxxForm.CALL)  # std::sin(a), gt4py::minimum(a, b)
+# ir.Reduce.op -> the row of its reduction (how it combines two values in C++)
+_REDUCTIONS = {row.ir_name: row for row in vocabulary.REDUCTIONS.values()}
 
 # Reductions over at most this many (constant) neighbours are unrolled.
 UNROLL_LIMIT = 16
 
 
-class ExpressionGenerator:
+class ExpressionGenerator(ReadWalker):
     """The expression part of a generator for one program and its tables' layouts (a table
     missing from ``table_layouts`` is an ``int32`` table of run-time column count)."""
 
@@ -50,27 +48,15 @@ class ExpressionGenerator:
         *,
         check_every_read: bool = False,
     ) -> None:
-        self.program = program
-        self.check_every_read = check_every_read
-        self.fields = {p.name: p for p in program.params if isinstance(p, ir.FieldParam)}
-        for temporary in program.temporaries:  # read and written like fields
-            self.fields[temporary.name] = ir.FieldParam(
-                name=temporary.name, dims=temporary.dims, dtype=temporary.dtype
-            )
+        super().__init__(program, check_every_read=check_every_read)
         self.scalars = {p.name: p for p in program.params if isinstance(p, ir.ScalarParam)}
-        self.codes = field_codes(program)
-        self.offsets = {o.name: o for o in program.offsets}
         self.table_layouts = dict(table_layouts)
         # hoisting of table entries out of the innermost loop (None: not in such a nest)
         self._hoist: list[str] | None = None
         self._hoist_names: set[str] = set()  # identifiers a hoisted entry may use
         self._hoisted: dict[str, str] = {}
         self.uses_status = False  # some read is checked per point (sets `gt_status`)
-        self._guards = 0  # > 0 inside a branch that is only evaluated conditionally
         self._counter = itertools.count()
-        # per enclosing reduction (innermost last): its local dimension and the skip checks
-        # of the table lookups its body makes, at the points they are really made
-        self._masks: list[tuple[str, list[str]]] = []
 
     def table_layout(self, name: str) -> TableLayout:
         return self.table_layouts.get(name) or TableLayout("int32")
@@ -142,19 +128,17 @@ class ExpressionGenerator:
             return f"({args[0]} ? {args[1]} : {args[2]})"
         if fun in _INFIX:
             return f"({args[0]} {_INFIX[fun]} {args[1]})"
-        if fun in ("neg", "not_"):
-            return f"({_STD_MATH[fun]}{args[0]})"
-        if fun in _STD_MATH:
-            return f"{_STD_MATH[fun]}({', '.join(args)})"
+        if fun in _PREFIX:
+            return f"({_PREFIX[fun]}{args[0]})"
+        if fun in _FUNCTIONS:
+            return f"{_FUNCTIONS[fun]}({', '.join(args)})"
         raise TypeError(f"unknown IR function {fun!r}")
 
     def _deref(self, node: ir.Deref, position: dict[str, str]) -> str:
         # per-point checks of a read made only under a condition or at a position read from
         # a field (the others are checked before the call: backends/_extents.py)
-        checked = node.field in self.codes and (
-            self.check_every_read or checked_at_run_time(node, self._guards > 0)
-        )
-        pos, inside = walk_read(self, node, position, self.offsets, checked)
+        checked = self.checked_per_point(node, self._guards > 0)
+        pos, inside = self.walk_read(node, position, checked)
         param = self.fields[node.field]
         index = " + ".join(f"{pos[d]} * {node.field}_s_{d}" for d in param.dims) or "0"
         if not checked:
@@ -168,7 +152,7 @@ class ExpressionGenerator:
             f"gt_outside<{cxx}>(gt_status, {self.codes[f]}))"
         )
 
-    # -- the read's parts in C++ (ReadSpelling of backends/_read_walk.py) -----------------------
+    # -- the read's parts in C++ (ReadWalker of backends/_read_walk.py) -------------------------
 
     def clamped_move(
         self, field: str, dim: str, at: str, amount: ir.Expr, position: Mapping[str, str]
@@ -253,10 +237,11 @@ class ExpressionGenerator:
             body = self.expr(node.body, inner)
         finally:
             _, conditions = self._masks.pop()
-        if node.op == "plus":
-            update = f"{acc} = {acc} + {body};"
+        combine = _REDUCTIONS[node.op]
+        if combine.cxx_form is vocabulary.CxxForm.INFIX:
+            update = f"{acc} = {acc} {combine.cxx} {body};"
         else:
-            update = f"{acc} = {_STD_MATH[node.op]}({acc}, {body});"
+            update = f"{acc} = {combine.cxx}({acc}, {body});"
         if conditions:  # && in lookup order: a chained lookup only follows a valid entry
             update = f"if ({' && '.join(conditions)}) {{ {update} }}"
         return update

@@ -13,8 +13,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from ... import _builtin_vocabulary as vocabulary, ir
-from .._extents import checked_at_run_time, field_codes
-from .._read_walk import walk_read
+from .._read_walk import ReadWalker
 from .._table_layout import TableLayout
 
 
@@ -35,22 +34,11 @@ from gt4py.next.backends.python_numpy._runtime import gamma as _gamma, gather as
 '''
 
 
-class PythonGenerator:
+class PythonGenerator(ReadWalker):
     def __init__(self, program: ir.Program, *, check_every_read: bool = False) -> None:
-        self.program = program
-        self.check_every_read = check_every_read
-        self.fields = {p.name: p for p in program.params if isinstance(p, ir.FieldParam)}
-        for temporary in program.temporaries:  # read and written like fields
-            self.fields[temporary.name] = ir.FieldParam(
-                name=temporary.name, dims=temporary.dims, dtype=temporary.dtype
-            )
-        self.offsets = {o.name: o for o in program.offsets}
+        super().__init__(program, check_every_read=check_every_read)
         self.counter = itertools.count()
         self.lines: list[str] = []
-        # per enclosing reduction: its local dimension and the skip checks of its lookups
-        self._masks: list[tuple[str, list[str]]] = []
-        self._guards = 0  # > 0 inside a branch that is only evaluated conditionally
-        self.codes = field_codes(program)
         self._let_names: dict[str, str] = {}  # let name -> Python name, inside its body
         self._let_counter = itertools.count()
 
@@ -260,9 +248,7 @@ class PythonGenerator:
         return f"({', '.join(parts)})[-1]"
 
     def _deref(self, node: ir.Deref, position: dict[str, str]) -> str:
-        checked = node.field in self.codes and (
-            self.check_every_read or checked_at_run_time(node, self._guards > 0)
-        )
+        checked = self.checked_per_point(node, self._guards > 0)
         return self._deref_parts(node, position, checked)[0]
 
     def _deref_parts(
@@ -270,7 +256,7 @@ class PythonGenerator:
     ) -> tuple[str, list[str]]:
         """The read's value and, if ``checked``, the conditions for it to be inside its field
         (table lookups then never fail: an outside row reads row 0, ruled out by them)."""
-        pos, inside = walk_read(self, node, position, self.offsets, checked)
+        pos, inside = self.walk_read(node, position, checked)
         param = self.fields[node.field]
         f = node.field
         index = ", ".join(f"{pos[d]} - {f}_lo_{d}" for d in param.dims)
@@ -280,7 +266,7 @@ class PythonGenerator:
             )
         return f"_gather({f}, ({index},))", inside
 
-    # -- the read's parts in NumPy (ReadSpelling of backends/_read_walk.py) ---------------------
+    # -- the read's parts in NumPy (ReadWalker of backends/_read_walk.py) -----------------------
 
     def clamped_move(
         self, field: str, dim: str, at: str, amount: ir.Expr, position: Mapping[str, str]
@@ -324,9 +310,7 @@ class PythonGenerator:
                 for s in node.shifts
                 if isinstance(s, ir.DynamicShift)
             ]
-            if node.field in self.codes and (
-                self.check_every_read or checked_at_run_time(node, guarded)
-            ):
+            if self.checked_per_point(node, guarded):
                 _, inside = self._deref_parts(node, position, True)
                 parts.append(f"np.where({' & '.join(inside)}, 0, {self.codes[node.field]})")
             return _worst(parts)
