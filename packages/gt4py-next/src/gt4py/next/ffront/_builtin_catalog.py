@@ -15,16 +15,7 @@ from gt4py.infra.definitions import SCALAR_TYPES
 from .. import _builtin_vocabulary as vocabulary
 from .._scalar_types import (
     bool_,
-    float32,
-    float64,
-    int8,
-    int16,
     int32,
-    int64,
-    uint8,
-    uint16,
-    uint32,
-    uint64,
 )
 from ._builtin_function import BuiltInFunction, embedded, from_vocabulary, scalar_astype
 
@@ -113,18 +104,9 @@ TYPE_BUILTIN_NAMES: Final = tuple(SCALAR_TYPES)
 BUILTINS: Final[dict[str, BuiltInFunction]] = {
     name: globals()[name] for name in (*FUN_BUILTIN_NAMES, *MATH_BUILTIN_NAMES)
 }
+#: The dtype constructors by name: numpy's scalar types, and Python's ``bool`` for ``bool``.
 TYPE_BUILTINS: Final = {
-    "bool": bool_,
-    "int8": int8,
-    "int16": int16,
-    "int32": int32,
-    "int64": int64,
-    "uint8": uint8,
-    "uint16": uint16,
-    "uint32": uint32,
-    "uint64": uint64,
-    "float32": float32,
-    "float64": float64,
+    name: bool_ if name == "bool" else dtype.type for name, dtype in SCALAR_TYPES.items()
 }
 
 #: Python's types as released gt4py lists them (``gtx.float`` is Python's ``float``): in
