@@ -11,7 +11,7 @@ import pytest
 
 import gt4py.next as gtx
 from gt4py.next import ir
-from gt4py.next.backends import _aliasing, _extents, _variant_keys
+from gt4py.next.backends import _aliasing, _index_checks, _variant_keys
 from gt4py.next.embedded import DomainError
 
 
@@ -211,7 +211,7 @@ def test_index_checks_skip_ranges_that_always_fit():
         }
         """
     )
-    checks = _extents.index_checks(program)
+    checks = _index_checks.index_checks(program)
     assert [(c.statement, c.start, c.stop) for c in checks] == [
         (1, "s_lo", "s_hi"),
         (2, "(f_out_lo_I + 1)", "f_out_hi_I"),

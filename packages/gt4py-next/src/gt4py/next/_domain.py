@@ -1,46 +1,36 @@
-"""Index ranges and domains: where a field is defined.
+"""Dimensions and domains: where a field is defined.
 
-A :class:`UnitRange` is a half-open interval of integers whose ends may be infinite; a
-:class:`Domain` is a box, one named range per dimension. Infinite ranges describe broadcast
-values (a scalar is defined everywhere) and domain conditions (``K < 5``).
+A :class:`Domain` is a box, one named range (a :class:`UnitRange`, from ``_unit_range``) per
+dimension. Infinite ranges describe broadcast values (a scalar is defined everywhere) and
+domain conditions (``K < 5``); the 64-bit index space and :class:`DomainError` are in
+``_index_space``, re-exported here with the ranges.
 
-Indices are 64-bit on every backend (the compiled ones compute with ``std::int64_t``): a
-range made from user values whose finite bounds, or whose size ``stop - start`` (of an empty
-range, too: the compiled backends compute it), do not fit in int64 is a :class:`DomainError`
-(:func:`check_index_range`). Every backend raises it, with the same message, before running.
-
-:class:`Dimension` (with its kinds, shifts, named indices and canonical order) is defined here
-too, since comparing a dimension with an integer builds a :class:`Domain` and a domain is made
-of dimensions; `gt4py.next._dimensions` re-exports it and adds the annotation helpers.
+:class:`Dimension` (with its shifts, named indices and canonical order; its kinds are in
+``_dimension_kinds``) is defined here too, since comparing a dimension with an integer builds a
+:class:`Domain` and a domain is made of dimensions; `gt4py.next._dimensions` re-exports it and
+adds the annotation helpers.
 """
 
 from __future__ import annotations
 
-import enum
 import math
 import operator
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any, Final, NamedTuple, SupportsIndex, TypeAlias, TypeGuard, overload
+from typing import Any, NamedTuple, SupportsIndex, TypeAlias, TypeGuard, overload
 
-
-class DimensionKind(enum.StrEnum):
-    """What a dimension stands for; it decides the canonical order of dimensions in a field."""
-
-    HORIZONTAL = "horizontal"
-    VERTICAL = "vertical"
-    LOCAL = "local"
-
-    def __str__(self) -> str:
-        return self.value
-
-
-# Horizontal before local (neighbour) before vertical: `f(E2V)` on a (V, K) field gives
-# (E, E2VDim, K), already in this order.
-_KIND_ORDER: Final = {
-    DimensionKind.HORIZONTAL: 0,
-    DimensionKind.LOCAL: 1,
-    DimensionKind.VERTICAL: 2,
-}
+from ._dimension_kinds import KIND_ORDER, DimensionKind as DimensionKind
+from ._index_space import (
+    INDEX_MAX as INDEX_MAX,
+    INDEX_MIN as INDEX_MIN,
+    INFINITY as INFINITY,
+    Bound as Bound,
+    DomainError as DomainError,
+    Infinity as Infinity,
+    check_index_range as check_index_range,
+    fits_index_space as fits_index_space,
+    index_range_message as index_range_message,
+)
+from ._unit_range import RangeLike as RangeLike, UnitRange as UnitRange, unit_range as unit_range
 
 
 def _as_int_bound(value: object, what: str) -> int:
@@ -199,7 +189,7 @@ class CartesianConnectivity:
 
 
 def dims_sort_key(dim: Dimension) -> tuple[int, str]:
-    return (_KIND_ORDER[dim.kind], dim.value)
+    return (KIND_ORDER[dim.kind], dim.value)
 
 
 _PROMOTED: dict[tuple[tuple[Dimension, ...], ...], tuple[Dimension, ...]] = {}
@@ -231,227 +221,6 @@ def promote_dims(*dims_lists: Iterable[Dimension]) -> tuple[Dimension, ...]:
     if len(_PROMOTED) < 4096:
         _PROMOTED[key] = result
     return result
-
-
-INFINITY: Final = math.inf
-
-#: The index space of every backend: int64.
-INDEX_MIN: Final = -(2**63)
-INDEX_MAX: Final = 2**63 - 1
-
-
-class DomainError(ValueError):
-    """Domains do not fit: out of bounds, mismatched, unbounded where bounds are needed, or
-    outside the 64-bit index space. Raised by every backend (``gt4py.next.embedded`` exports
-    it as well)."""
-
-
-def fits_index_space(start: int, stop: int) -> bool:
-    """Whether the finite range ``[start, stop)`` fits in 64-bit indices: both bounds and
-    ``stop - start`` (negative for an empty range) in int64."""
-    return (
-        INDEX_MIN <= start <= INDEX_MAX
-        and INDEX_MIN <= stop <= INDEX_MAX
-        and INDEX_MIN <= stop - start <= INDEX_MAX
-    )
-
-
-def index_range_message(dim: str | None, start: int, stop: int) -> str:
-    """The message of a range outside the index space (the same on every backend)."""
-    where = f"{dim}=" if dim is not None else "the range "
-    return (
-        f"{where}[{start}, {stop}) does not fit in 64-bit indices: both bounds and the size "
-        "stop - start (of an empty range, too) must lie in [-2**63, 2**63 - 1]"
-    )
-
-
-def check_index_range(dim: str | None, start: Bound, stop: Bound) -> None:
-    """Raise :class:`DomainError` if the finite bounds of a range do not fit in int64."""
-    lo_finite = start not in (-INFINITY, INFINITY)
-    hi_finite = stop not in (-INFINITY, INFINITY)
-    if lo_finite and hi_finite:
-        if fits_index_space(start, stop):  # type: ignore[arg-type]  # finite: ints
-            return
-    elif (not lo_finite or INDEX_MIN <= start <= INDEX_MAX) and (
-        not hi_finite or INDEX_MIN <= stop <= INDEX_MAX
-    ):
-        return
-    raise DomainError(index_range_message(dim, start, stop))  # type: ignore[arg-type]
-
-
-class Infinity:
-    """The unbounded ends of a :class:`UnitRange` (plain ``±math.inf``)."""
-
-    POSITIVE: Final = math.inf
-    NEGATIVE: Final = -math.inf
-
-
-Bound: TypeAlias = int | float  # an int, or ±math.inf
-
-
-def _bound(value: object, *, lower: bool) -> Bound:
-    if value is None:
-        return -INFINITY if lower else INFINITY
-    if isinstance(value, float) and math.isinf(value):
-        if (value < 0) != lower:
-            side = "start" if lower else "stop"
-            raise ValueError(f"a UnitRange {side} cannot be {value}")
-        return value
-    if isinstance(value, bool) or not hasattr(value, "__index__"):
-        raise TypeError(f"UnitRange bounds must be integers (or None for unbounded), got {value!r}")
-    return operator.index(value)
-
-
-def _fmt_bound(value: Bound) -> str:
-    if value == INFINITY:
-        return "inf"
-    if value == -INFINITY:
-        return "-inf"
-    return str(value)
-
-
-class UnitRange(Sequence[int]):
-    """The integers ``start <= i < stop``; either end may be unbounded (``None`` / ``±math.inf``).
-
-    Every empty range is normalized to ``UnitRange(0, 0)``.
-    """
-
-    __slots__ = ("start", "stop")
-
-    start: Bound
-    stop: Bound
-
-    def __init__(self, start: object, stop: object, *, dim: str | None = None) -> None:
-        lo = _bound(start, lower=True)
-        hi = _bound(stop, lower=False)
-        check_index_range(dim, lo, hi)
-        if lo >= hi:
-            lo = hi = 0
-        self.start = lo
-        self.stop = hi
-
-    @classmethod
-    def _make(cls, start: Bound, stop: Bound) -> UnitRange:
-        """Fast path for already validated bounds."""
-        rng = object.__new__(cls)
-        if start >= stop:
-            start = stop = 0
-        rng.start = start
-        rng.stop = stop
-        return rng
-
-    @classmethod
-    def infinite(cls) -> UnitRange:
-        return cls._make(-INFINITY, INFINITY)
-
-    def is_finite(self) -> bool:
-        return self.start != -INFINITY and self.stop != INFINITY
-
-    def is_left_finite(self) -> bool:
-        return self.start != -INFINITY
-
-    def is_right_finite(self) -> bool:
-        return self.stop != INFINITY
-
-    def is_empty(self) -> bool:
-        return self.start == self.stop
-
-    def __len__(self) -> int:
-        if not self.is_finite():
-            raise ValueError(f"{self!r} is unbounded and has no length")
-        return int(self.stop - self.start)
-
-    def __iter__(self) -> Iterator[int]:
-        if not self.is_finite():
-            raise ValueError(f"cannot iterate over the unbounded {self!r}")
-        return iter(range(int(self.start), int(self.stop)))
-
-    @overload
-    def __getitem__(self, index: int) -> int: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> UnitRange: ...
-
-    def __getitem__(self, index: int | slice) -> int | UnitRange:
-        positions = range(int(self.start), int(self.stop)) if self.is_finite() else None
-        if positions is None:
-            raise ValueError(f"cannot index the unbounded {self!r}")
-        selected = positions[index]
-        if isinstance(selected, range):
-            if selected.step != 1:
-                raise ValueError(f"a UnitRange can only be sliced with step 1, got {index!r}")
-            return UnitRange._make(selected.start, selected.stop)
-        return selected
-
-    def __contains__(self, value: object) -> bool:
-        if isinstance(value, bool) or not hasattr(value, "__index__"):
-            return False
-        return self.start <= operator.index(value) < self.stop
-
-    def __and__(self, other: UnitRange) -> UnitRange:
-        if not isinstance(other, UnitRange):
-            return NotImplemented
-        return UnitRange._make(max(self.start, other.start), min(self.stop, other.stop))
-
-    def __add__(self, offset: int) -> UnitRange:
-        if self.is_empty():
-            return self
-        return UnitRange._make(self.start + offset, self.stop + offset)
-
-    def __sub__(self, offset: int) -> UnitRange:
-        if self.is_empty():
-            return self
-        return UnitRange._make(self.start - offset, self.stop - offset)
-
-    def __le__(self, other: UnitRange) -> bool:
-        """Whether ``self`` lies inside ``other``."""
-        return self.is_empty() or (self.start >= other.start and self.stop <= other.stop)
-
-    def __ge__(self, other: UnitRange) -> bool:
-        return other <= self
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not UnitRange:
-            return NotImplemented
-        return self.start == other.start and self.stop == other.stop
-
-    def __hash__(self) -> int:
-        return hash((self.start, self.stop))
-
-    def __reduce__(self) -> tuple[type[UnitRange], tuple[Bound, Bound]]:
-        return (UnitRange, (self.start, self.stop))
-
-    def __repr__(self) -> str:
-        return f"UnitRange({_fmt_bound(self.start)}, {_fmt_bound(self.stop)})"
-
-    def __str__(self) -> str:
-        return f"[{_fmt_bound(self.start)}, {_fmt_bound(self.stop)})"
-
-
-RangeLike: TypeAlias = UnitRange | range | tuple[object, object] | int | None
-
-
-def unit_range(value: RangeLike, dim: str | None = None) -> UnitRange:
-    """A :class:`UnitRange` from ``UnitRange``, ``range`` (step 1), ``(start, stop)`` or a size
-    (``dim``: the dimension's name, for the message of a range outside the index space)."""
-    if isinstance(value, UnitRange):
-        return value
-    if isinstance(value, range):
-        if value.step != 1:
-            raise ValueError(f"a UnitRange needs step 1, got {value!r}")
-        return UnitRange(value.start, value.stop, dim=dim)
-    if isinstance(value, tuple) and len(value) == 2:
-        return UnitRange(value[0], value[1], dim=dim)
-    if value is None:
-        return UnitRange.infinite()
-    if not isinstance(value, bool) and hasattr(value, "__index__"):
-        size = operator.index(value)
-        if size < 0:
-            raise ValueError(f"a size must not be negative, got {size}")
-        return UnitRange(0, size, dim=dim)
-    raise TypeError(
-        f"cannot make a UnitRange from {value!r}: use a size, (start, stop), range or UnitRange"
-    )
 
 
 class NamedRange(NamedTuple):

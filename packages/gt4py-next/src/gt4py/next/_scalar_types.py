@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from gt4py.infra.definitions import SCALAR_TYPES as _DSL_SCALAR_TYPES
+
 
 float32 = np.float32
 float64 = np.float64
@@ -24,17 +26,10 @@ uint32 = np.uint32
 uint64 = np.uint64
 bool_ = bool
 
+#: The Python types of the DSLs' scalars: ``bool`` and numpy's bool, then numpy's type of each
+#: further scalar type of ``gt4py.infra.definitions.SCALAR_TYPES``, in its order.
 SCALAR_TYPES: tuple[type, ...] = (
     bool_,
     np.bool_,
-    int8,
-    int16,
-    int32,
-    int64,
-    uint8,
-    uint16,
-    uint32,
-    uint64,
-    float32,
-    float64,
+    *(dtype.type for name, dtype in _DSL_SCALAR_TYPES.items() if name != "bool"),
 )

@@ -3,7 +3,7 @@
 from collections.abc import Callable
 from typing import Any, TypeAlias
 
-import numpy as np
+from gt4py.infra import definitions as _definitions
 
 from ._backend import (
     Backend as Backend,
@@ -20,22 +20,7 @@ from .ffront.decorator import (
 )
 
 
-Scalar: TypeAlias = (
-    bool
-    | int
-    | float
-    | np.bool_
-    | np.int8
-    | np.int16
-    | np.int32
-    | np.int64
-    | np.uint8
-    | np.uint16
-    | np.uint32
-    | np.uint64
-    | np.float32
-    | np.float64
-)
+Scalar: TypeAlias = _definitions.Scalar
 """A scalar argument: a Python or numpy number or bool."""
 
 Allocator: TypeAlias = Any

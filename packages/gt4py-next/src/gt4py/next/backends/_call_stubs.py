@@ -27,7 +27,7 @@ from ..embedded.exceptions import DomainError
 from ..embedded.nd_array_field import NdArrayField
 from ..errors import CallArgumentError
 from ..ffront import type_specifications as ts
-from . import _aliasing, _arguments as arguments, _extents
+from . import _aliasing, _arguments as arguments, _extents, _index_checks
 from ._variant_keys import static_token
 
 
@@ -306,7 +306,7 @@ class ExtentContract:
     domains: list[tuple[int, list[tuple[str, str]]]]
     tables: dict[str, _extents.TableFacts]
     codes: dict[int, str]  # status code of a per-point read outside a field -> the field
-    index: list[_extents.IndexCheck] = dataclasses.field(default_factory=list)
+    index: list[_index_checks.IndexCheck] = dataclasses.field(default_factory=list)
     # fields sharing memory (``_aliasing``): the plan, and what a stub calls on a match
     alias: _aliasing.AliasPlan | None = None
     resolve_alias: Callable[..., Any] | None = None

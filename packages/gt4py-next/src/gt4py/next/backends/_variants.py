@@ -9,7 +9,7 @@ from typing import Any
 from gt4py.infra import pipeline
 
 from .. import ir
-from . import _aliasing, _arguments as arguments, _call_stubs, _extents
+from . import _aliasing, _arguments as arguments, _call_stubs, _extents, _index_checks
 from ._variant_keys import VariantKey
 
 
@@ -91,7 +91,7 @@ class Variant:
                 list(_extents.statement_domains(program)),
                 tables,
                 {code: name for name, code in _extents.field_codes(program).items()},
-                _extents.index_checks(program),
+                _index_checks.index_checks(program),
                 _aliasing.AliasPlan(program, self.alias_groups, fuses=self.fuses),
                 self._resolve_alias,
             )

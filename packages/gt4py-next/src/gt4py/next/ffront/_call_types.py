@@ -17,6 +17,7 @@ from .._dimensions import Dimension, DimensionKind, promote_dims
 from ..errors import DSLError, DSLTypeError, UnsupportedPythonFeatureError
 from . import fbuiltins, type_specifications as ts
 from ._annotations import member_names
+from ._assignability import literal_fits
 from ._type_rules import (
     BOOL,
     FLOAT64,
@@ -373,7 +374,7 @@ class CallTyping:
             for operand in weak:
                 literal_dtype = ts.element_dtype(operand)
                 assert literal_dtype is not None
-                if not ts._literal_fits(literal_dtype, dtype):
+                if not literal_fits(literal_dtype, dtype):
                     self.error(
                         node,
                         f"'{symbol}' cannot combine {operand} with {dtype.name} values; write the "

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Final, Unpack, overload
+from typing import Any, Final, TypeVar, Unpack, overload
 
 from .._backend import DEFAULT_BACKEND, Backend, resolve_backend
 from .._dimensions import Dimension, GridType
@@ -17,6 +17,7 @@ from ._user_errors import USER_ERRORS as _USER_ERRORS, hide_internal_frames as _
 
 
 _UNSET: Final = object()
+_D = TypeVar("_D")  # what a decorator makes: a FieldOperator, ScanOperator or Program
 
 
 def _backend_or_default(backend: Any, what: str) -> Backend:
@@ -31,6 +32,32 @@ def _backend_or_default(backend: Any, what: str) -> Backend:
 
 def _options(what: str, options: dict[str, Any]) -> CompilationOptions:
     return DEFAULT_OPTIONS.replace(what, **options)
+
+
+def _decorator(
+    kind: str,
+    make: Callable[..., _D],
+    backend: Any,
+    compilation_options: dict[str, Any],
+    **arguments: Any,
+) -> Callable[[Callable[..., Any]], _D]:
+    """What ``@<kind>(...)`` applies: ``make(function, backend=..., compilation_options=...,
+    **arguments)``, the errors about the definition cut down to the user's frames (ADR 0030)."""
+
+    def decorate(function: Callable[..., Any]) -> _D:
+        try:
+            what = f"{kind} '{function.__name__}'"
+            return make(
+                function,
+                backend=_backend_or_default(backend, what),
+                compilation_options=_options(what, compilation_options),
+                **arguments,
+            )
+        except _USER_ERRORS as error:  # the user's frames only (ADR 0030)
+            _hide_internal_frames(error)
+            raise
+
+    return decorate
 
 
 @overload
@@ -78,18 +105,9 @@ def field_operator(
         gt4py.next.errors.DSLError: the definition is not valid (syntax or types).
     """
 
-    def decorate(function: Callable[..., Any]) -> FieldOperator[..., Any]:
-        try:
-            what = f"field operator '{function.__name__}'"
-            return FieldOperator(
-                function,
-                backend=_backend_or_default(backend, what),
-                grid_type=grid_type,
-                compilation_options=_options(what, compilation_options),
-            )
-        except _USER_ERRORS as error:  # the user's frames only (ADR 0030)
-            _hide_internal_frames(error)
-            raise
+    decorate = _decorator(
+        "field operator", FieldOperator, backend, compilation_options, grid_type=grid_type
+    )
 
     try:
         return decorate if definition is None else decorate(definition)
@@ -151,21 +169,16 @@ def scan_operator(
         A ``ScanOperator`` (or, without ``definition``, the decorator that makes one).
     """
 
-    def decorate(function: Callable[..., Any]) -> ScanOperator:
-        try:
-            what = f"scan operator '{function.__name__}'"
-            return ScanOperator(
-                function,
-                axis=axis,
-                forward=forward,
-                init=init,
-                backend=_backend_or_default(backend, what),
-                grid_type=grid_type,
-                compilation_options=_options(what, compilation_options),
-            )
-        except _USER_ERRORS as error:  # the user's frames only (ADR 0030)
-            _hide_internal_frames(error)
-            raise
+    decorate = _decorator(
+        "scan operator",
+        ScanOperator,
+        backend,
+        compilation_options,
+        axis=axis,
+        forward=forward,
+        init=init,
+        grid_type=grid_type,
+    )
 
     try:
         return decorate if definition is None else decorate(definition)
@@ -223,18 +236,7 @@ def program(
         gt4py.next.errors.DSLError: the definition is not valid (syntax or types).
     """
 
-    def decorate(function: Callable[..., Any]) -> Program[...]:
-        try:
-            what = f"program '{function.__name__}'"
-            return Program(
-                function,
-                backend=_backend_or_default(backend, what),
-                grid_type=grid_type,
-                compilation_options=_options(what, compilation_options),
-            )
-        except _USER_ERRORS as error:  # the user's frames only (ADR 0030)
-            _hide_internal_frames(error)
-            raise
+    decorate = _decorator("program", Program, backend, compilation_options, grid_type=grid_type)
 
     try:
         return decorate if definition is None else decorate(definition)
