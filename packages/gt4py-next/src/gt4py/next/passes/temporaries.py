@@ -43,8 +43,9 @@ AUTO_MIN_SAVED_WORK = 64
 def _reads(
     node: ir.Expr, targets: frozenset[str], occurrences: ir.Occurrences, guarded: bool = False
 ) -> Iterator[tuple[ir.Deref, bool]]:
-    """The reads of ``targets`` in ``node`` with whether they sit in a ``where`` branch
-    (subtrees that read none of them are skipped)."""
+    """The reads of ``targets`` in ``node`` with whether they sit in a ``where`` branch, in
+    pre-order (which fixes the order of the names inlining binds); subtrees that read none
+    of them are skipped."""
     if targets.isdisjoint(occurrences.fields(node)):
         return
     if isinstance(node, ir.Deref):
@@ -177,17 +178,10 @@ def _shifts_key(shifts: list[ir.Shift]) -> tuple[object, ...] | None:
 def _read_key(read: ir.Deref) -> tuple[object, ...] | None:
     """What identifies a read's value wherever it is (None: it depends on where it is: the
     neighbour of an enclosing reduction, or a position read from a field)."""
-    key: list[object] = [read.field]
-    for shift in read.shifts:
-        if isinstance(shift, ir.CartesianShift):
-            key.append((shift.dim, shift.amount))
-        elif isinstance(shift, ir.NeighbourShift) and shift.index is not None:
-            key.append((shift.offset, shift.index))
-        elif isinstance(shift, ir.LocalIndex):
-            key.append((shift.dim, "@", shift.index))
-        else:
-            return None
-    return tuple(key)
+    if any(isinstance(s, ir.NeighbourShift) and s.index is None for s in read.shifts):
+        return None
+    shifts = _shifts_key(read.shifts)
+    return None if shifts is None else (read.field, *shifts)
 
 
 def _inline_into(
@@ -202,7 +196,7 @@ def _inline_into(
     everywhere, else where its reads are evaluated: ``ir.bind``)."""
     counts: dict[tuple[object, ...], list[ir.Deref]] = {}
     occurrences = memo.occurrences
-    for read in _reads_in_order(expr, frozenset(values), occurrences):
+    for read, _ in _reads(expr, frozenset(values), occurrences):
         key = _read_key(read)
         if key is not None:
             counts.setdefault(key, []).append(read)
@@ -220,19 +214,6 @@ def _inline_into(
         value = moved[key]
         result = ir.bind(result, name, value, eager=ir.eager_safe(value), occurrences=occurrences)
     return result
-
-
-def _reads_in_order(
-    node: ir.Expr, targets: frozenset[str], occurrences: ir.Occurrences
-) -> Iterator[ir.Deref]:
-    """The reads of ``targets`` in ``node`` in pre-order (the order of ``walk_values``, which
-    fixes the order of the bound names)."""
-    if targets.isdisjoint(occurrences.fields(node)):
-        return
-    if isinstance(node, ir.Deref) and node.field in targets:
-        yield node
-    for child in ir.children(node):
-        yield from _reads_in_order(child, targets, occurrences)
 
 
 class _PassMemo:
