@@ -42,6 +42,34 @@ def test_cse_binds_the_largest_repeated_subexpression_first():
     assert _value(shared).startswith("let __cse0 = plus($a, $a(I+1)) in")
 
 
-def test_cse_does_not_hoist_out_of_a_guarded_branch():
+def test_cse_shares_inside_a_guarded_branch_without_hoisting_out_of_it():
     text = "if_(gt(index<I>, 0:int64), plus($a(I-1), $a(I-1)), 0.0:float64)"
+    assert _value(cse(_program(text))) == (
+        "if_(gt(index<I>, 0:int64), let __cse0 = $a(I-1) in (plus(__cse0, __cse0)), 0.0:float64)"
+    )
+
+
+def test_cse_leaves_a_copy_per_sibling_branch():
+    text = "if_(gt(index<I>, 0:int64), $a(I-1), minus(0.0:float64, $a(I-1)))"
+    assert _value(cse(_program(text))) == text
+    text = "and_(gt($a, 0.0:float64), lt(sqrt($a(I-1)), sqrt($a(I-1))))"
+    assert _value(cse(_program(text))).startswith("and_(gt($a, 0.0:float64), let __cse0 = sqrt(")
+
+
+def test_cse_serves_copies_in_nested_branches_from_the_enclosing_scope():
+    # a copy evaluated anyway at the top reaches the guarded one; the guarded copies of the
+    # inner read stay in the branch that guards them
+    text = (
+        "plus(sin($b), if_(gt(index<I>, 0:int64), "
+        "plus(sin($b), if_(lt($b, 1.0:float64), plus($a(I-1), $a(I-1)), $a(I-1))), 0.0:float64))"
+    )
+    assert _value(cse(_program(text))) == (
+        "let __cse0 = sin($b) in (plus(__cse0, if_(gt(index<I>, 0:int64), plus(__cse0, "
+        "if_(lt($b, 1.0:float64), let __cse1 = $a(I-1) in (plus(__cse1, __cse1)), $a(I-1))), "
+        "0.0:float64)))"
+    )
+
+
+def test_cse_never_moves_a_guarded_copy_to_where_its_guard_does_not_hold():
+    text = "plus(if_(gt(index<I>, 0:int64), $a(I-1), 0.0:float64), if_(gt(index<I>, 1:int64), $a(I-1), 1.0:float64))"
     assert _value(cse(_program(text))) == text

@@ -1,15 +1,19 @@
 """Common subexpression elimination: a value computed twice at a point is bound once (``Let``).
 
-Only subexpressions that are always evaluated are shared: nothing is taken out of an ``if_``
-branch or the second operand of ``and_`` / ``or_`` (a guarded read may be out of bounds where
-its guard is false) nor out of a reduction body (it depends on the neighbour). The largest
-repeated subexpression is bound first.
+A subexpression is shared where it is evaluated anyway: at the top of the value, or at the top
+of a lazy branch (an ``if_`` branch, the second operand of ``and_`` / ``or_``) that holds a
+copy outside any nested branch. The binding then also serves the copies in branches nested
+inside. Nothing is moved out of a branch into code that runs where the branch does not (a
+guarded read may be out of bounds where its guard is false), and nothing is shared in or out
+of a reduction body (it depends on the neighbour). The largest repeated subexpression is bound
+first. ICON's graupel scan repeats reads like ``te(K+1)`` hundreds of times in one branch:
+each was a bounds-checked load in C++ that the compiler had to see.
 
 Subexpressions are compared by hash-consing (each distinct subexpression gets a number, built
 bottom-up in one walk), so the pass is linear in the size of the expression rather than
 quadratic. A name bound by a ``Let`` is numbered by the ``Let`` that binds it: a subexpression
 using it is shared only with copies under the same binding and bound at the top of that
-``Let``'s body (everything else at the top of the value).
+``Let``'s body (or of its scope, when that ``Let`` is outside it).
 """
 
 from __future__ import annotations
@@ -101,21 +105,58 @@ def _size(kids: list[_Occ]) -> int:
     return 1 + sum(k.size for k in kids)
 
 
-def _unconditional_kids(occ: _Occ) -> list[_Occ]:
-    node = occ.node
-    if isinstance(node, ir.Call) and node.fun in _LAZY_CALLS:
-        return occ.kids[:1]
-    if isinstance(node, ir.Reduce):
-        return []
-    return occ.kids
+class _Scopes:
+    """Where each occurrence is evaluated: its scope is the root or the nearest enclosing lazy
+    branch (an ``if_`` branch, the second operand of ``and_`` / ``or_``), evaluated as a whole
+    when it is evaluated at all. Reduction bodies (evaluated per neighbour, where a read means
+    another point) and their inits belong to no scope: nothing in them is shared."""
+
+    def __init__(self, root: _Occ) -> None:
+        self.parent: list[int | None] = [None]  # scope -> enclosing scope
+        self.of: dict[int, int] = {}  # id(occurrence) -> its scope
+        self.roots: dict[int, int] = {}  # id(occurrence) -> the scope it is the root of
+        self.pre_order: list[_Occ] = []  # every occurrence in a scope, in pre-order
+        stack: list[tuple[_Occ, int]] = [(root, 0)]
+        while stack:
+            occ, scope = stack.pop()
+            self.of[id(occ)] = scope
+            self.pre_order.append(occ)
+            node = occ.node
+            if isinstance(node, ir.Reduce):
+                continue
+            kids: list[tuple[_Occ, int]] = [(k, scope) for k in occ.kids]
+            if isinstance(node, ir.Call) and node.fun in _LAZY_CALLS:
+                for i in range(1, len(kids)):
+                    branch = len(self.parent)
+                    self.parent.append(scope)
+                    self.roots[id(occ.kids[i])] = branch
+                    kids[i] = (occ.kids[i], branch)
+            stack.extend(reversed(kids))
+
+    def top_scopes(self, found: list[_Occ]) -> dict[int, list[_Occ]]:
+        """``found`` (copies of one subexpression) grouped by the outermost scope holding a
+        copy that encloses theirs: a binding at the top of that scope reaches every copy in
+        the group, and it is evaluated there anyway."""
+        holding = {self.of[id(o)] for o in found}
+        groups: dict[int, list[_Occ]] = {}
+        for occ in found:
+            scope: int | None = self.of[id(occ)]
+            top = scope
+            while scope is not None:
+                if scope in holding:
+                    top = scope
+                scope = self.parent[scope]
+            assert top is not None
+            groups.setdefault(top, []).append(occ)
+        return groups
 
 
-def _unconditional(occ: _Occ) -> Iterator[_Occ]:
+def _subtree(occ: _Occ) -> Iterator[_Occ]:
     stack = [occ]
     while stack:
         current = stack.pop()
         yield current
-        stack.extend(reversed(_unconditional_kids(current)))
+        stack.extend(current.kids)
 
 
 def _worth_sharing(node: ir.Expr) -> bool:
@@ -153,43 +194,58 @@ def eliminate_common_subexpressions(expr: ir.Expr, names: Iterator[str]) -> ir.E
 def _eliminate(expr: ir.Expr, names: Iterator[str]) -> ir.Expr:
     numbering = _Numbering()
     root = numbering.occ(expr, {})
+    scopes = _Scopes(root)
     copies: dict[int, list[_Occ]] = {}
-    for occ in _unconditional(root):
+    for occ in scopes.pre_order:
         if _worth_sharing(occ.node):
             copies.setdefault(occ.key, []).append(occ)
-    # largest first; binding one leaves one copy of it: the subexpressions in the other copies
-    # are gone (a subexpression using a Let inside it has its own number per copy)
-    shared: dict[int, str] = {}
-    first: dict[int, _Occ] = {}
+    # per subexpression and top scope, largest first; binding one leaves one copy of it: the
+    # subexpressions in the other copies are gone (a subexpression using a Let inside it has
+    # its own number per copy)
+    candidates = [
+        (key, scope, group)
+        for key, found in copies.items()
+        if len(found) >= 2
+        for scope, group in scopes.top_scopes(found).items()
+        if len(group) >= 2
+    ]
+    replaced: dict[int, str] = {}  # id(copy) -> the name bound for it
+    bound: list[tuple[str, _Occ, int]] = []  # (name, first copy, its scope)
     gone: set[int] = set()
-    repeated = [k for k, found in copies.items() if len(found) >= 2]
-    for key in sorted(repeated, key=lambda k: -copies[k][0].size):
-        alive = [o for o in copies[key] if id(o) not in gone]
-        if len(alive) < 2:
+    for _key, scope, group in sorted(candidates, key=lambda c: -c[2][0].size):
+        alive = [o for o in group if id(o) not in gone]
+        first = next((o for o in alive if scopes.of[id(o)] == scope), None)
+        if len(alive) < 2 or first is None:
             continue
-        shared[key] = next(names)
-        first[key] = alive[0]
-        for other in alive[1:]:
-            gone.update(id(o) for o in _unconditional(other))
-    if not shared:
+        name = next(names)
+        bound.append((name, first, scope))
+        for other in alive:
+            replaced[id(other)] = name
+            if other is not first:
+                gone.update(id(o) for o in _subtree(other))
+    if not bound:
         return expr
-    # where each binding goes: the top of the value, or of the body of the innermost Let
-    # binding a name it uses (all its copies are inside that body)
-    placed: dict[int | None, list[int]] = {}
-    for key in shared:
-        placed.setdefault(_scope(first[key], numbering), []).append(key)
+    # where each binding goes: the top of its scope, or of the body of the innermost Let
+    # binding a name it uses when that Let is in the same scope (all its copies are inside)
+    lets = {o.binding: scopes.of[id(o)] for o in scopes.pre_order if isinstance(o.node, ir.Let)}
+    placed: dict[tuple[str, int], list[tuple[str, _Occ]]] = {}
+    for name, first, scope in bound:
+        let = _scope(first, numbering)
+        where = ("let", let) if let is not None and lets[let] == scope else ("scope", scope)
+        placed.setdefault(where, []).append((name, first))
 
-    def wrap(body: ir.Expr, scope: int | None) -> ir.Expr:
-        for key in sorted(placed.get(scope, ()), key=lambda k: -first[k].size):
+    def wrap(body: ir.Expr, where: tuple[str, int]) -> ir.Expr:
+        for name, first in sorted(placed.get(where, ()), key=lambda b: -b[1].size):
             # the smaller ones outermost: a larger one may use them
-            body = ir.Let(name=shared[key], value=rebuild(first[key]), body=body)
+            body = ir.Let(name=name, value=rebuild(first), body=body)
         return body
 
     def rewrite(occ: _Occ) -> ir.Expr:
-        name = shared.get(occ.key)
+        name = replaced.get(id(occ))
         if name is not None:
             return ir.SymRef(name=name)
-        return rebuild(occ)
+        branch = scopes.roots.get(id(occ))
+        return rebuild(occ) if branch is None else wrap(rebuild(occ), ("scope", branch))
 
     def rebuild(occ: _Occ) -> ir.Expr:
         node = occ.node
@@ -201,8 +257,9 @@ def _eliminate(expr: ir.Expr, names: Iterator[str]) -> ir.Expr:
             return ir.Cast(value=rewrite(occ.kids[0]), dtype=node.dtype)
         if isinstance(node, ir.Let):
             value, body = occ.kids
+            assert occ.binding is not None
             return ir.Let(
-                name=node.name, value=rewrite(value), body=wrap(rewrite(body), occ.binding)
+                name=node.name, value=rewrite(value), body=wrap(rewrite(body), ("let", occ.binding))
             )
         if isinstance(node, ir.Reduce):
             init, body = occ.kids
@@ -223,7 +280,7 @@ def _eliminate(expr: ir.Expr, names: Iterator[str]) -> ir.Expr:
         ]
         return ir.Deref(field=node.field, shifts=shifts)
 
-    return wrap(rewrite(root), None)
+    return wrap(rewrite(root), ("scope", 0))
 
 
 def cse(program: ir.Program) -> ir.Program:
