@@ -130,7 +130,7 @@ class Passes:
 
         key = caching.CacheKey(
             {
-                "program": fp.strict(program),
+                "program": ir.program_fingerprint(program),
                 "passes": fp.strict((self.cse, self.constant_folding, self.temporaries)),
                 "generator": caching.source_digest("gt4py.next"),
             }

@@ -20,7 +20,7 @@ from gt4py.infra import pipeline
 
 from .. import ir
 from ..ffront import type_specifications as ts
-from . import _aliasing, _arguments as arguments, _pipeline
+from . import _aliasing, _arguments as arguments, _definition_keys, _pipeline
 from ._table_layout import TableLayout
 from ._variant_keys import VariantKey, bind_static, bind_static_domains, domain_arity
 from ._variants import ArgumentSpec, TimedVariant, Variant, ignore_static
@@ -69,41 +69,72 @@ class VariantMaker:
     _callee: str
     _providers: dict[Any, Any]
 
-    def _lower(self, key: VariantKey) -> tuple[ir.Program, list[Any]]:
-        """The IR of a variant and the frontend types of its arguments in call order."""
+    def _lower(self, key: VariantKey) -> ir.Program:
+        """The IR of a variant."""
         from .. import lowering
 
         if self._is_program:
             program = lowering.lower_program(self.definition)
-            if key.static:
-                program = bind_static(program, dict(key.static))
-            if key.domains:
-                program = bind_static_domains(program, key.domains)
-            return program, list(key.arguments)
-        *arg_types, out_type = key.arguments
-        program = lowering.lower_operator_call(
-            self.definition,
-            arg_types,
-            out_type,
-            None if key.domain_dims is None else list(key.domain_dims),
-        )
+        else:
+            *arg_types, out_type = key.arguments
+            program = lowering.lower_operator_call(
+                self.definition,
+                arg_types,
+                out_type,
+                None if key.domain_dims is None else list(key.domain_dims),
+            )
         if key.static:
             program = bind_static(program, dict(key.static))
         if key.domains:
             program = bind_static_domains(program, key.domains)
+        return program
+
+    def _argument_types(self, key: VariantKey) -> list[Any]:
+        """The frontend types of the variant's arguments in call order."""
+        if self._is_program:
+            return list(key.arguments)
         bounds = [ts.ScalarType(np.dtype("int64"))] * (2 * domain_arity(key.domain_dims))
-        return program, [*key.arguments, *bounds]
+        return [*key.arguments, *bounds]
+
+    def _lowered(self, key: VariantKey) -> tuple[ir.Program, ir.Program, ir.Program, list[int]]:
+        """The variant's IR, optimized, and with self-writes staged (with each statement's
+        origin): from the persistent ``next/lowered`` cache when the same checked definition
+        was lowered before (a warm start neither lowers nor fingerprints IR), else made here."""
+        from gt4py.infra import caching
+
+        def make() -> tuple[ir.Program, ir.Program, ir.Program, list[int], str]:
+            program = self._lower(key)
+            # a statement reading a field it writes at another point writes it after
+            # computing everything, as embedded does (not a pass: a customized `optimize`
+            # needs it too)
+            before_staging = self.backend.optimize(program)
+            optimized, origin = _aliasing.stage_self_writes(before_staging)
+            # folded here once, then remembered for the translation's key (same object)
+            return (
+                program,
+                before_staging,
+                optimized,
+                list(origin),
+                ir.program_fingerprint(optimized),
+            )
+
+        cache_key = _definition_keys.lowered_key(self.definition, key, self.backend.optimize)
+        if cache_key is None:
+            return make()[:4]
+        cache = caching.FileCache(_definition_keys.NAMESPACE)
+        program, before_staging, optimized, origin, fingerprint = cache.get_or_build_object(
+            cache_key, make
+        )
+        ir.remember_fingerprint(optimized, fingerprint)  # stored with it: no IR fold when warm
+        return program, before_staging, optimized, origin
 
     def prepare(self, key: VariantKey, offset_provider: Any) -> Prepared:
         """Lower and optimize the variant ``key`` in this process (the frontend reads the
         user's function); what is left is the backend's ``make_artifact`` and the load."""
         self._providers[key.offset_provider] = offset_provider
         started = time.perf_counter()
-        program, types_ = self._lower(key)
-        # a statement reading a field it writes at another point writes it after computing
-        # everything, as embedded does (not a pass: a customized `optimize` needs it too)
-        before_staging = self.backend.optimize(program)
-        optimized, origin = _aliasing.stage_self_writes(before_staging)
+        types_ = self._argument_types(key)
+        program, before_staging, optimized, origin = self._lowered(key)
         definition, is_program = self.definition, self._is_program
 
         def alias_groups() -> list[int] | None:

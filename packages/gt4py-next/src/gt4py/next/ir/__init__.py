@@ -11,6 +11,10 @@ from ._binding import (
     has_free_neighbour as has_free_neighbour,
     is_leaf as is_leaf,
 )
+from ._fingerprint import (
+    program_fingerprint as program_fingerprint,
+    remember_fingerprint as remember_fingerprint,
+)
 from ._helpers import literal as literal, neighbour_key as neighbour_key
 from ._nodes import (
     Apply as Apply,

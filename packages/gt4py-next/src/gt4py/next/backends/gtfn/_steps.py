@@ -105,7 +105,9 @@ class GTFNTranslation:
         from gt4py.infra import fingerprinting as fp
 
         settings = self.settings_key()
-        fingerprint = fp.strict((program, sorted(table_dtypes.items()), settings))
+        fingerprint = fp.strict(
+            (ir.program_fingerprint(program), sorted(table_dtypes.items()), settings)
+        )
         name = _codegen.module_name(fingerprint)
         program = _identifiers.cxx_safe(program)  # `new`, `double`, `rows`: renamed in C++
         if self.config.cuda_code:
@@ -235,7 +237,7 @@ class CachedTranslation:
 
         key = caching.CacheKey(
             {
-                "program": fp.strict(program),
+                "program": ir.program_fingerprint(program),
                 "table_dtypes": fp.strict(sorted(table_dtypes.items())),
                 "translation": fp.strict(
                     (type(self.translation).__qualname__, self.translation.settings_key())

@@ -29,12 +29,12 @@ class PythonPipeline(_pipeline.ArtifactPipeline):
         return ((_pipeline.PY, self.generate),)
 
     def generate(self, program: ir.Program, metadata: dict[str, Any]) -> str:
-        from gt4py.infra import caching, config, fingerprinting as fp
+        from gt4py.infra import caching, config
 
         debug = bool(config.DEBUG.get())  # GT4PY_DEBUG: every read checked per point
         key = caching.CacheKey(
             {
-                "program": fp.strict(program),
+                "program": ir.program_fingerprint(program),
                 "generator": caching.source_digest("gt4py.next"),
                 "debug": str(debug),
             }
