@@ -32,7 +32,7 @@ from collections.abc import Mapping
 
 from ... import ir
 from .._table_layout import TableLayout
-from . import _fusion
+from . import _binding, _fusion
 from ._codegen import CppGenerator
 from ._cxx import CXX_TYPES, INCLUDES
 
@@ -142,8 +142,7 @@ class CudaGenerator(CppGenerator):
             f"// program {self.program.name}\n"
             f"{struct}\n" + "\n".join(self._kernels) + "\n"
             f"static int run(\n    {signature}) {{\n" + "\n".join(setup) + f"\n{body}\n"
-            "  return 0;\n}\n\n"
-            f'NB_MODULE({name}, m) {{\n  m.def("run", &run);\n}}\n'
+            "  return 0;\n}\n\n" + _binding.entry_point(name, arguments)
         )
 
     def _field_members(
