@@ -11,7 +11,12 @@ from ._binding import (
     has_free_neighbour as has_free_neighbour,
     is_leaf as is_leaf,
 )
-from ._helpers import literal as literal, neighbour_key as neighbour_key
+from ._helpers import (
+    literal as literal,
+    map_children as map_children,
+    map_shifts as map_shifts,
+    neighbour_key as neighbour_key,
+)
 from ._nodes import (
     Apply as Apply,
     AxisIndex as AxisIndex,
