@@ -16,6 +16,7 @@ from ._helpers import (
     map_children as map_children,
     map_shifts as map_shifts,
     neighbour_key as neighbour_key,
+    statement_with as statement_with,
 )
 from ._nodes import (
     Apply as Apply,

@@ -56,4 +56,27 @@ def map_shifts(shifts: list[ir.Shift], fn: Callable[[ir.Expr], ir.Expr]) -> list
     ]
 
 
-__all__ = ["literal", "map_children", "map_shifts", "neighbour_key"]
+def statement_with(
+    statement: ir.Apply | ir.Scan,
+    *,
+    domain: list[ir.Range],
+    values: list[ir.Expr],
+    init: list[ir.Expr] | None = None,
+) -> ir.Apply | ir.Scan:
+    """A new ``statement`` (same outputs; a scan: same axis, direction and carries) over
+    ``domain`` computing ``values``, a scan starting from ``init`` (None: its own); the
+    statement's bindings are not carried over."""
+    if isinstance(statement, ir.Apply):
+        return ir.Apply(outputs=statement.outputs, domain=domain, values=values)
+    return ir.Scan(
+        outputs=statement.outputs,
+        domain=domain,
+        axis=statement.axis,
+        forward=statement.forward,
+        carries=statement.carries,
+        init=statement.init if init is None else init,
+        values=values,
+    )
+
+
+__all__ = ["literal", "map_children", "map_shifts", "neighbour_key", "statement_with"]

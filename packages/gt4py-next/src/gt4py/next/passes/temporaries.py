@@ -274,17 +274,8 @@ def _inline_statement(
     inline = _Inline(values, locals_of, memo)
     new = [_inline_into(v, values, locals_of, names, memo) for v in statement.values]
     domain = [inline.range(r) for r in statement.domain]
-    if isinstance(statement, ir.Apply):
-        return ir.Apply(outputs=statement.outputs, domain=domain, values=new)
-    return ir.Scan(
-        outputs=statement.outputs,
-        domain=domain,
-        axis=statement.axis,
-        forward=statement.forward,
-        carries=statement.carries,
-        init=[inline.expr(i) for i in statement.init],
-        values=new,
-    )
+    init = [inline.expr(i) for i in statement.init] if isinstance(statement, ir.Scan) else None
+    return ir.statement_with(statement, domain=domain, values=new, init=init)
 
 
 def choose_temporaries(
