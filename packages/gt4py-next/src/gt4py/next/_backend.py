@@ -52,18 +52,27 @@ class Backend(abc.ABC):
         return f"<{type(self).__name__} {self.name}>"
 
 
-class EmbeddedBackend(Backend):
-    """Runs operator bodies as Python on fields of ``array_ns`` (numpy, cupy, jax.numpy)."""
+class _NamedBackend(Backend):
+    """A backend given its name when it is made (the embedded and the step-assembled ones)."""
 
-    __slots__ = ("_array_ns", "_name")
+    __slots__ = ("_name",)
 
-    def __init__(self, name: str, array_ns: Any) -> None:
+    def __init__(self, name: str) -> None:
         self._name = name
-        self._array_ns = array_ns
 
     @property
     def name(self) -> str:
         return self._name
+
+
+class EmbeddedBackend(_NamedBackend):
+    """Runs operator bodies as Python on fields of ``array_ns`` (numpy, cupy, jax.numpy)."""
+
+    __slots__ = ("_array_ns",)
+
+    def __init__(self, name: str, array_ns: Any) -> None:
+        super().__init__(name)
+        self._array_ns = array_ns
 
     @property
     def array_ns(self) -> Any:

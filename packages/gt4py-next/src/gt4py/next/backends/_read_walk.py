@@ -6,7 +6,8 @@ and is clamped to the field (as on embedded, ADR 0005), a local index fixes a ne
 and a neighbour shift replaces the index of its domain dimension by a table entry. What the
 C++ and the Python generators differ in is how each of those is written, and how a neighbour
 entry is loaded: the methods :class:`ReadWalker` leaves to each generator. The state both keep
-for a program's reads (its fields, offsets, status codes, enclosing reductions) is set up here.
+for a program's reads (its fields, offsets, status codes, enclosing reductions and the skip
+checks they collect, conditionally evaluated call arguments) is kept here.
 """
 
 from __future__ import annotations
@@ -50,16 +51,15 @@ class ReadWalker(abc.ABC):
     ) -> tuple[dict[str, str], list[str]]:
         """The read's position, index by dimension, and (if ``checked``) the conditions that
         its table lookups are inside their tables; the field's own bounds are the caller's
-        to add."""
+        to add (:meth:`field_inside`)."""
         pos = dict(position)
         inside: list[str] = []
         for shift in node.shifts:
             if isinstance(shift, ir.CartesianShift):
                 pos[shift.dim] = f"({pos[shift.dim]} + {shift.amount})"
             elif isinstance(shift, ir.DynamicShift):
-                pos[shift.dim] = self.clamped_move(
-                    node.field, shift.dim, pos[shift.dim], shift.amount, position
-                )
+                amount = self.expr(shift.amount, dict(position))
+                pos[shift.dim] = self.clamped_move(node.field, shift.dim, pos[shift.dim], amount)
             elif isinstance(shift, ir.LocalIndex):
                 pos[shift.dim] = str(shift.index)
             else:
@@ -74,45 +74,90 @@ class ReadWalker(abc.ABC):
                         else pos[ir.neighbour_key(decl.local, shift.outer)]
                     )
                 if checked:
-                    inside.append(self.row_inside(at, decl.name))
+                    inside.append(self.in_range(at, "0", self.table_rows(decl.name)))
                     if column is not None:
-                        inside.append(self.column_inside(column, decl.name))
-                pos[decl.codomain] = self.neighbour_entry(
-                    decl, at, column, checked, iterated=shift.index is None, outer=shift.outer
-                )
+                        inside.append(self.in_range(column, "0", self.table_columns(decl.name)))
+                entry = self.table_entry(decl.name, at, column, checked)
+                if column is not None and shift.index is None:
+                    # a neighbour loop's column may hit a skip value: mask it out of the
+                    # reduction (``outer``: enclosing same-axis loops to pass)
+                    skip_check = self.skip_check(entry, decl.name)
+                    if skip_check is not None:
+                        self._record_mask(decl, skip_check, shift.outer)
+                pos[decl.codomain] = self.as_index(entry)
         return pos, inside
+
+    def field_inside(self, field: str, pos: Mapping[str, str]) -> list[str]:
+        """The conditions that position ``pos`` is inside ``field``'s bounds."""
+        return [
+            self.in_range(pos[d], f"{field}_lo_{d}", f"{field}_hi_{d}")
+            for d in self.fields[field].dims
+        ]
+
+    def call_args(self, node: ir.Call, position: dict[str, str]) -> list[str]:
+        """The code of a call's arguments; the later ones of ``if_``/``and_``/``or_`` are
+        evaluated only conditionally (guarded: their reads are checked per point)."""
+        lazy = 1 if node.fun in ("if_", "and_", "or_") else len(node.args)
+        args = [self.expr(a, position) for a in node.args[:lazy]]
+        self._guards += 1
+        try:
+            args.extend(self.expr(a, position) for a in node.args[lazy:])
+        finally:
+            self._guards -= 1
+        return args
+
+    def _record_mask(self, decl: ir.OffsetDecl, check: str, outer: int = 0) -> None:
+        """Add ``check`` to the skip checks of the enclosing reduction over ``decl``'s local
+        dimension, ``outer`` same-axis reductions out."""
+        for depth, (axis, checks) in enumerate(reversed(self._masks)):
+            if axis == decl.local and outer:
+                outer -= 1
+            elif axis == decl.local:
+                check = self.mask_at_depth(check, depth)
+                if check not in checks:
+                    checks.append(check)
+                return
 
     # -- the parts of a read, in the generator's language ---------------------------------------
 
     @abc.abstractmethod
-    def clamped_move(
-        self, field: str, dim: str, at: str, amount: ir.Expr, position: Mapping[str, str]
-    ) -> str:
-        """``at`` moved by ``amount`` (an expression evaluated at ``position``, the read's own),
+    def expr(self, node: ir.Expr, position: dict[str, str]) -> str:
+        """The code of ``node`` evaluated at ``position``."""
+
+    @abc.abstractmethod
+    def clamped_move(self, field: str, dim: str, at: str, amount: str) -> str:
+        """``at`` moved by ``amount`` (the code of a value read at the read's own position),
         clamped to the field."""
 
     @abc.abstractmethod
-    def row_inside(self, at: str, table: str) -> str:
-        """The condition that row ``at`` is inside neighbour table ``table``."""
+    def in_range(self, value: str, lo: str, hi: str) -> str:
+        """The condition ``lo <= value < hi``."""
 
     @abc.abstractmethod
-    def column_inside(self, column: str, table: str) -> str:
-        """The condition that column ``column`` is inside neighbour table ``table``."""
+    def table_rows(self, table: str) -> str:
+        """The number of rows of neighbour table ``table``."""
 
     @abc.abstractmethod
-    def neighbour_entry(
-        self,
-        decl: ir.OffsetDecl,
-        at: str,
-        column: str | None,
-        checked: bool,
-        *,
-        iterated: bool,
-        outer: int,
-    ) -> str:
-        """The index a neighbour table gives for row ``at`` (and ``column``; None: a table of
-        one column). An ``iterated`` column (a neighbour loop's, not a fixed index) may hit a
-        skip value: the generator records its mask (``outer``: enclosing loops to pass)."""
+    def table_columns(self, table: str) -> str:
+        """The number of columns of neighbour table ``table``."""
+
+    @abc.abstractmethod
+    def table_entry(self, table: str, at: str, column: str | None, checked: bool) -> str:
+        """The entry of neighbour table ``table`` at row ``at`` (and ``column``; None: a table
+        of one column); ``checked``: the row and column may be outside the table."""
+
+    @abc.abstractmethod
+    def skip_check(self, entry: str, table: str) -> str | None:
+        """The condition that ``entry`` of ``table`` is not its skip value (None: the table
+        has none)."""
+
+    def as_index(self, entry: str) -> str:
+        """A table entry as an index of the dimension it points into."""
+        return entry
+
+    def mask_at_depth(self, check: str, depth: int) -> str:
+        """A skip check made ``depth`` reductions inside the one it masks, as that one's."""
+        return check
 
 
 __all__ = ["ReadWalker"]

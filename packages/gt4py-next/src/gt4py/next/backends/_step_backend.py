@@ -24,15 +24,15 @@ from typing import Any
 from gt4py.infra import pipeline
 
 from .. import ir
-from .._backend import CompiledBackend
+from .._backend import CompiledBackend, _NamedBackend
 from ..ffront.decorator import COMPILED_POOLS_ATTRIBUTE as _POOLS_ATTRIBUTE
 from . import _compiled_programs, _pipeline
 
 
-class StepBackend(CompiledBackend):
+class StepBackend(CompiledBackend, _NamedBackend):
     """A :class:`CompiledBackend` whose pipeline is ``optimize`` then ``compiler``."""
 
-    __slots__ = ("_compiler", "_name", "config", "optimize")
+    __slots__ = ("_compiler", "config", "optimize")
 
     def __init__(
         self,
@@ -44,14 +44,10 @@ class StepBackend(CompiledBackend):
     ) -> None:
         if not isinstance(compiler, _pipeline.ArtifactPipeline):
             raise TypeError(f"compiler must be an ArtifactPipeline, got {compiler!r}")
-        self._name = name
+        super().__init__(name)
         self.config = config
         self.optimize = optimize
         self._compiler = compiler
-
-    @property
-    def name(self) -> str:
-        return self._name
 
     @property
     def allocator(self) -> Any:

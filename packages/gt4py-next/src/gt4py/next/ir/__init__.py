@@ -15,7 +15,13 @@ from ._fingerprint import (
     program_fingerprint as program_fingerprint,
     remember_fingerprint as remember_fingerprint,
 )
-from ._helpers import literal as literal, neighbour_key as neighbour_key
+from ._helpers import (
+    literal as literal,
+    map_children as map_children,
+    map_shifts as map_shifts,
+    neighbour_key as neighbour_key,
+    statement_with as statement_with,
+)
 from ._nodes import (
     Apply as Apply,
     AxisIndex as AxisIndex,

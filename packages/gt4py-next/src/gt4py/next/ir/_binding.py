@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from gt4py.eve import Node
 
 from . import _nodes as ir
+from ._helpers import map_children
 from ._occurrences import Occurrences, children as _children
 
 
@@ -136,29 +137,11 @@ def bind_lazily(
             return node
         if strict:
             return ir.Let(name=name, value=value, body=node)
-        if isinstance(node, ir.Call):
-            return ir.Call(fun=node.fun, args=[place(a) for a in node.args])
-        if isinstance(node, ir.Cast):
-            return ir.Cast(value=place(node.value), dtype=node.dtype)
         if isinstance(node, ir.Let):
             body = node.body if node.name == name else place(node.body)
             return ir.Let(name=node.name, value=place(node.value), body=body)
-        if isinstance(node, ir.Reduce):
-            return ir.Reduce(
-                op=node.op,
-                axis=node.axis,
-                init=place(node.init),
-                body=place(node.body),
-                tables=node.tables,
-            )
-        if isinstance(node, ir.Deref):
-            shifts: list[ir.Shift] = [
-                ir.DynamicShift(dim=s.dim, amount=place(s.amount))
-                if isinstance(s, ir.DynamicShift)
-                else s
-                for s in node.shifts
-            ]
-            return ir.Deref(field=node.field, shifts=shifts)
+        if isinstance(node, (ir.Call, ir.Cast, ir.Reduce, ir.Deref)):
+            return map_children(node, place)
         raise TypeError(f"cannot bind inside {node!r}")
 
     return place(expr)

@@ -41,12 +41,8 @@ class ShiftPusher:
             )
         if isinstance(node, (ir.Literal, ir.SymRef, ir.FieldBound)):
             return node
-        if isinstance(node, ir.Call):
-            return ir.Call(fun=node.fun, args=[self._expr(a) for a in node.args])
-        if isinstance(node, ir.Cast):
-            return ir.Cast(value=self._expr(node.value), dtype=node.dtype)
-        if isinstance(node, ir.Let):
-            return ir.Let(name=node.name, value=self._expr(node.value), body=self._expr(node.body))
+        if isinstance(node, (ir.Call, ir.Cast, ir.Let)):
+            return ir.map_children(node, self._expr)
         if isinstance(node, ir.Reduce):
             return ir.Reduce(
                 op=node.op,

@@ -290,20 +290,7 @@ def cse(program: ir.Program) -> ir.Program:
     body: list[ir.Apply | ir.Scan] = []
     for statement in program.body:
         values = [eliminate_common_subexpressions(v, names) for v in statement.values]
-        if isinstance(statement, ir.Apply):
-            body.append(ir.Apply(outputs=statement.outputs, domain=statement.domain, values=values))
-        else:
-            body.append(
-                ir.Scan(
-                    outputs=statement.outputs,
-                    domain=statement.domain,
-                    axis=statement.axis,
-                    forward=statement.forward,
-                    carries=statement.carries,
-                    init=statement.init,
-                    values=values,
-                )
-            )
+        body.append(ir.statement_with(statement, domain=statement.domain, values=values))
     return ir.Program(
         name=program.name,
         params=program.params,

@@ -246,20 +246,6 @@ def _record_reads(
                 per_dim.setdefault(dim, _Need()).add(_cut(ranges[dim], guards), amount)
 
 
-def _with_domain(statement: ir.Apply | ir.Scan, domain: list[ir.Range]) -> ir.Apply | ir.Scan:
-    if isinstance(statement, ir.Apply):
-        return ir.Apply(outputs=statement.outputs, domain=domain, values=statement.values)
-    return ir.Scan(
-        outputs=statement.outputs,
-        domain=domain,
-        axis=statement.axis,
-        forward=statement.forward,
-        carries=statement.carries,
-        init=statement.init,
-        values=statement.values,
-    )
-
-
 def infer_domains(program: ir.Program) -> ir.Program:
     """``program`` with each temporary's domain (and its writer's domain) inferred."""
     temporaries = {t.name: t for t in program.temporaries}
@@ -288,7 +274,7 @@ def infer_domains(program: ir.Program) -> ir.Program:
                 continue  # nobody reads it
             dims = temporaries[written[0]].dims
             domain = [merged[d].range(d) for d in dims]
-            statement = _with_domain(statement, domain)
+            statement = ir.statement_with(statement, domain=domain, values=statement.values)
             for name in written:
                 domains[name] = domain
         _record_reads(statement, temporaries, needs, scalars)

@@ -105,20 +105,8 @@ class _Inline:
             return node
         if isinstance(node, ir.Deref):
             return self._deref(node)
-        if isinstance(node, ir.Call):
-            return ir.Call(fun=node.fun, args=[self.expr(a) for a in node.args])
-        if isinstance(node, ir.Cast):
-            return ir.Cast(value=self.expr(node.value), dtype=node.dtype)
-        if isinstance(node, ir.Let):
-            return ir.Let(name=node.name, value=self.expr(node.value), body=self.expr(node.body))
-        if isinstance(node, ir.Reduce):
-            return ir.Reduce(
-                op=node.op,
-                axis=node.axis,
-                init=self.expr(node.init),
-                body=self.expr(node.body),
-                tables=node.tables,
-            )
+        if isinstance(node, (ir.Call, ir.Cast, ir.Let, ir.Reduce)):
+            return ir.map_children(node, self.expr)
         raise TypeError(f"cannot inline into {node!r}")
 
     def range(self, node: ir.Range) -> ir.Range:
@@ -128,12 +116,7 @@ class _Inline:
         return ir.Range(dim=node.dim, start=start, stop=stop)
 
     def _deref(self, node: ir.Deref) -> ir.Expr:
-        shifts: list[ir.Shift] = [
-            ir.DynamicShift(dim=s.dim, amount=self.expr(s.amount))
-            if isinstance(s, ir.DynamicShift)
-            else s
-            for s in node.shifts
-        ]
+        shifts = ir.map_shifts(node.shifts, self.expr)
         value = self.values.get(node.field)
         if value is None:
             return ir.Deref(field=node.field, shifts=shifts)
@@ -291,17 +274,8 @@ def _inline_statement(
     inline = _Inline(values, locals_of, memo)
     new = [_inline_into(v, values, locals_of, names, memo) for v in statement.values]
     domain = [inline.range(r) for r in statement.domain]
-    if isinstance(statement, ir.Apply):
-        return ir.Apply(outputs=statement.outputs, domain=domain, values=new)
-    return ir.Scan(
-        outputs=statement.outputs,
-        domain=domain,
-        axis=statement.axis,
-        forward=statement.forward,
-        carries=statement.carries,
-        init=[inline.expr(i) for i in statement.init],
-        values=new,
-    )
+    init = [inline.expr(i) for i in statement.init] if isinstance(statement, ir.Scan) else None
+    return ir.statement_with(statement, domain=domain, values=new, init=init)
 
 
 def choose_temporaries(

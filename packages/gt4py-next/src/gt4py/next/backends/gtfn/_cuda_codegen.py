@@ -73,21 +73,15 @@ BLOCK_THREADS = 256
 class CudaGenerator(CppGenerator):
     """Generates the CUDA module of one program for given connectivity dtypes."""
 
-    def __init__(
-        self,
-        program: ir.Program,
-        table_layouts: Mapping[str, TableLayout],
-        *,
-        check_every_read: bool = False,
-    ) -> None:
-        super().__init__(program, table_layouts, check_every_read=check_every_read)
-        self._members: list[tuple[str, str]] = []  # (C++ type, name) of the Params struct
-        self._constants: list[str] = []  # constexpr declarations every kernel repeats
-        self._kernels: list[str] = []
+    # collected by module(), which starts them (the constructor is the C++ generator's)
+    _members: list[tuple[str, str]]  # (C++ type, name) of the Params struct
+    _constants: list[str]  # constexpr declarations every kernel repeats
+    _kernels: list[str]
 
     # -- module ---------------------------------------------------------------------------------
 
     def module(self, name: str) -> str:
+        self._members, self._constants, self._kernels = [], [], []
         arguments: list[str] = []
         setup: list[str] = [
             "  const cudaStream_t gt_stream = reinterpret_cast<cudaStream_t>(gt_stream_handle);"

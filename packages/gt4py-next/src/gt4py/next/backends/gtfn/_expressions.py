@@ -117,13 +117,7 @@ class ExpressionGenerator(ReadWalker):
 
     def _call(self, node: ir.Call, position: dict[str, str]) -> str:
         fun = node.fun
-        lazy = 1 if fun in ("if_", "and_", "or_") else len(node.args)  # later args conditional
-        args = [self.expr(a, position) for a in node.args[:lazy]]
-        self._guards += 1
-        try:
-            args.extend(self.expr(a, position) for a in node.args[lazy:])
-        finally:
-            self._guards -= 1
+        args = self.call_args(node, position)
         if fun == "if_":
             return f"({args[0]} ? {args[1]} : {args[2]})"
         if fun in _INFIX:
@@ -145,7 +139,7 @@ class ExpressionGenerator(ReadWalker):
             return f"{node.field}[{index}]"
         self.uses_status = True
         f = node.field
-        inside.extend(f"({pos[d]}) >= {f}_lo_{d} && ({pos[d]}) < {f}_hi_{d}" for d in param.dims)
+        inside.extend(self.field_inside(f, pos))
         cxx = CXX_TYPES[param.dtype]
         return (
             f"(({' && '.join(inside)}) ? {f}[{index}] : "
@@ -154,35 +148,29 @@ class ExpressionGenerator(ReadWalker):
 
     # -- the read's parts in C++ (ReadWalker of backends/_read_walk.py) -------------------------
 
-    def clamped_move(
-        self, field: str, dim: str, at: str, amount: ir.Expr, position: Mapping[str, str]
-    ) -> str:
-        moved = f"{at} + index_t({self.expr(amount, dict(position))})"
+    def clamped_move(self, field: str, dim: str, at: str, amount: str) -> str:
+        moved = f"{at} + index_t({amount})"
         return f"std::max({field}_lo_{dim}, std::min(index_t({moved}), {field}_hi_{dim} - 1))"
 
-    def row_inside(self, at: str, table: str) -> str:
-        return f"({at}) >= 0 && ({at}) < {table}_rows"
+    def in_range(self, value: str, lo: str, hi: str) -> str:
+        return f"({value}) >= {lo} && ({value}) < {hi}"
 
-    def column_inside(self, column: str, table: str) -> str:
-        return f"({column}) >= 0 && ({column}) < {table}_count"
+    def table_rows(self, table: str) -> str:
+        return f"{table}_rows"
 
-    def neighbour_entry(
-        self,
-        decl: ir.OffsetDecl,
-        at: str,
-        column: str | None,
-        checked: bool,
-        *,
-        iterated: bool,
-        outer: int,
-    ) -> str:
-        t = decl.name
+    def table_columns(self, table: str) -> str:
+        return f"{table}_count"
+
+    def table_entry(self, table: str, at: str, column: str | None, checked: bool) -> str:
+        t = table
         if column is None:
-            entry = self._hoisted_entry(f"{t}[{at} * {t}_s0]", t)
-        else:
-            entry = self._hoisted_entry(f"{t}[{at} * {t}_s0 + {column} * {t}_s1]", t)
-            if iterated and self.table_layout(t).has_skip:
-                self._record_mask(decl, f"{entry} != {t}_skip", outer)
+            return self._hoisted_entry(f"{t}[{at} * {t}_s0]", t)
+        return self._hoisted_entry(f"{t}[{at} * {t}_s0 + {column} * {t}_s1]", t)
+
+    def skip_check(self, entry: str, table: str) -> str | None:
+        return f"{entry} != {table}_skip" if self.table_layout(table).has_skip else None
+
+    def as_index(self, entry: str) -> str:
         return f"index_t({entry})"
 
     def _hoisted_entry(self, entry: str, table: str) -> str:
@@ -202,15 +190,6 @@ class ExpressionGenerator(ReadWalker):
             if not self.table_layout(table).has_skip:
                 self._hoist_names.add(name)
         return name
-
-    def _record_mask(self, decl: ir.OffsetDecl, check: str, outer: int = 0) -> None:
-        for axis, checks in reversed(self._masks):
-            if axis == decl.local and outer:
-                outer -= 1
-            elif axis == decl.local:
-                if check not in checks:
-                    checks.append(check)
-                return
 
     def _reduce(self, node: ir.Reduce, position: dict[str, str]) -> str:
         k = next(self._counter)

@@ -213,14 +213,8 @@ class PythonGenerator(ReadWalker):
         if isinstance(node, ir.Cast):
             return f"np.asarray({self.expr(node.value, position)}).astype({_np(node.dtype)})"
         if isinstance(node, ir.Call):
-            lazy = 1 if node.fun in ("if_", "and_", "or_") else len(node.args)
-            parts = [self.expr(a, position) for a in node.args[:lazy]]
-            self._guards += 1
-            try:
-                parts.extend(self.expr(a, position) for a in node.args[lazy:])
-            finally:
-                self._guards -= 1
-            return f"{_NUMPY[node.fun]}({', '.join(parts)})"
+            args = self.call_args(node, position)
+            return f"{_NUMPY[node.fun]}({', '.join(args)})"
         if isinstance(node, ir.Let):
             return self._let(node, position)
         if isinstance(node, ir.Deref):
@@ -261,42 +255,37 @@ class PythonGenerator(ReadWalker):
         f = node.field
         index = ", ".join(f"{pos[d]} - {f}_lo_{d}" for d in param.dims)
         if checked:
-            inside.extend(
-                f"(({pos[d]}) >= {f}_lo_{d}) & (({pos[d]}) < {f}_hi_{d})" for d in param.dims
-            )
+            inside.extend(self.field_inside(f, pos))
         return f"_gather({f}, ({index},))", inside
 
     # -- the read's parts in NumPy (ReadWalker of backends/_read_walk.py) -----------------------
 
-    def clamped_move(
-        self, field: str, dim: str, at: str, amount: ir.Expr, position: Mapping[str, str]
-    ) -> str:
-        moved = f"{at} + np.asarray({self.expr(amount, dict(position))})"
+    def clamped_move(self, field: str, dim: str, at: str, amount: str) -> str:
+        moved = f"{at} + np.asarray({amount})"
         return f"np.maximum({field}_lo_{dim}, np.minimum({moved}, {field}_hi_{dim} - 1))"
 
-    def row_inside(self, at: str, table: str) -> str:
-        return f"(({at}) >= 0) & (({at}) < {table}.shape[0])"
+    def in_range(self, value: str, lo: str, hi: str) -> str:
+        return f"(({value}) >= {lo}) & (({value}) < {hi})"
 
-    def column_inside(self, column: str, table: str) -> str:
-        return f"(({column}) >= 0) & (({column}) < {table}.shape[1])"
+    def table_rows(self, table: str) -> str:
+        return f"{table}.shape[0]"
 
-    def neighbour_entry(
-        self,
-        decl: ir.OffsetDecl,
-        at: str,
-        column: str | None,
-        checked: bool,
-        *,
-        iterated: bool,
-        outer: int,
-    ) -> str:
-        t = decl.name
+    def table_columns(self, table: str) -> str:
+        return f"{table}.shape[1]"
+
+    def table_entry(self, table: str, at: str, column: str | None, checked: bool) -> str:
+        t = table
         if column is None:
             return f"_gather({t}, ({at},))" if checked else f"{t}[{at}]"
-        entry = f"_gather({t}, ({at}, {column}))" if checked else f"{t}[{at}, {column}]"
-        if iterated:
-            self._record_mask(decl, f"({entry} != {t}_skip)", outer)
-        return entry
+        return f"_gather({t}, ({at}, {column}))" if checked else f"{t}[{at}, {column}]"
+
+    def skip_check(self, entry: str, table: str) -> str:
+        return f"({entry} != {table}_skip)"  # a table's skip value is known at run time only
+
+    def mask_at_depth(self, check: str, depth: int) -> str:
+        # from inside `depth` nested reductions the check carries their (size-1) trailing
+        # axes: drop them to get the shape of the reduction it masks
+        return f"({check}){'[..., 0]' * depth}" if depth else check
 
     # -- per-point checks -----------------------------------------------------------------------
 
@@ -367,18 +356,6 @@ class PythonGenerator(ReadWalker):
         if status is None:
             return None
         return f"({', '.join(bindings)}, {status})[-1]"
-
-    def _record_mask(self, decl: ir.OffsetDecl, check: str, outer: int = 0) -> None:
-        for depth, (axis, checks) in enumerate(reversed(self._masks)):
-            if axis == decl.local and outer:
-                outer -= 1
-            elif axis == decl.local:
-                # from inside `depth` nested reductions the check carries their (size-1)
-                # trailing axes: drop them to get the shape of the reduction it masks
-                check = f"({check}){'[..., 0]' * depth}" if depth else check
-                if check not in checks:
-                    checks.append(check)
-                return
 
     def _neighbour_count(self, node: ir.Reduce) -> str:
         """The table's columns, or a local field's extent along the local dimension."""
