@@ -93,10 +93,6 @@ from .ffront.fbuiltins import (
 
 
 def _lazy(name: str) -> Any:
-    # embedded_cupy / embedded_jax import their array library on first access
-    backend = _lazy_embedded_backend(name)
-    if backend is not None:
-        return backend
     if name in ("gtfn_cpu", "gtfn_gpu", "itir_python"):  # compiled backends, built on first access
         from . import backends
 
@@ -166,6 +162,8 @@ __getattr__ = _module_getattr(
         "as_non_staggered": _STAGGERED,
         "iterator": _ITERATOR,
     },
+    # embedded_cupy / embedded_jax import their array library on first access
+    lazy=_lazy_embedded_backend,
     fallback=_lazy,
 )
 
