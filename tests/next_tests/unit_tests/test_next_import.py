@@ -67,3 +67,17 @@ def test_public_api_names():
     from gt4py.next.ffront.fbuiltins import Dimension, FieldOffset  # downstream import paths
 
     assert Dimension is gtx.Dimension and FieldOffset is gtx.FieldOffset
+
+
+def test_builtins_reexported_from_the_catalog():
+    # gtx and fbuiltins re-export the builtins by star import of the catalog's literal __all__:
+    # it names every builtin function and IndexType, and both faces expose and list each one.
+    import gt4py.next as gtx
+    from gt4py.next.ffront import _builtin_catalog as catalog, fbuiltins
+
+    assert set(catalog.__all__) == {*catalog.BUILTINS, "IndexType"}
+    assert len(catalog.__all__) == len(set(catalog.__all__))
+    for face in (gtx, fbuiltins):
+        assert set(catalog.__all__) <= set(face.__all__), face.__name__
+        for name in catalog.__all__:
+            assert getattr(face, name) is getattr(catalog, name), (face.__name__, name)

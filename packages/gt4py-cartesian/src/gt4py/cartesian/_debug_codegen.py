@@ -107,11 +107,10 @@ class DebugGenerator(PythonExpressions):
 
     def access(self, ref: ir.FieldRef) -> str:
         decl, name = self.field_decl(ref), ref.name
-        di, dj, dk = ref.offset
+        # per axis: the field's origin plus the loop index (_i, _j, _k) shifted by the offset
         index = {
-            "I": f"{origin_var(name, 'I')} + _i{di:+d}",
-            "J": f"{origin_var(name, 'J')} + _j{dj:+d}",
-            "K": f"{origin_var(name, 'K')} + _k{dk:+d}",
+            axis: f"{origin_var(name, axis)} + _{axis.lower()}{offset:+d}"
+            for axis, offset in zip("IJK", ref.offset, strict=True)
         }
         size = f"{var(name)}.shape[{decl.axes.index('K')}]" if "K" in decl.axes else "0"
         if ref.k_absolute is not None:

@@ -262,11 +262,12 @@ class NumpyGenerator(PythonExpressions):
 
     def access(self, ref: ir.FieldRef, rng: Range, krange: tuple[str, str]) -> str:
         decl, name = self.field_decl(ref), ref.name
-        di, dj, dk = ref.offset
+        dk = ref.offset[2]
+        # per axis: the slice of the range (rng for I and J, krange for K) shifted by the offset
+        bounds = {"I": rng[0:2], "J": rng[2:4], "K": krange}
         slices = {
-            "I": f"{origin_var(name, 'I')}+{rng[0]}{di:+d}:{origin_var(name, 'I')}+{rng[1]}{di:+d}",
-            "J": f"{origin_var(name, 'J')}+{rng[2]}{dj:+d}:{origin_var(name, 'J')}+{rng[3]}{dj:+d}",
-            "K": f"{origin_var(name, 'K')}+{krange[0]}{dk:+d}:{origin_var(name, 'K')}+{krange[1]}{dk:+d}",
+            axis: f"{origin_var(name, axis)}+{lo}{offset:+d}:{origin_var(name, axis)}+{hi}{offset:+d}"
+            for (axis, (lo, hi)), offset in zip(bounds.items(), ref.offset, strict=True)
         }
         data = [str(i) for i in ref.data_index]
         if ref.k_absolute is None and ref.k_variable is None:

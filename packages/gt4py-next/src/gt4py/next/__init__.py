@@ -68,70 +68,31 @@ from .constructors import (
     ones as ones,
     zeros as zeros,
 )
+from .ffront._builtin_catalog import *  # noqa: F403  (the builtins and IndexType: its __all__)
 from .ffront.decorator import (
     field_operator as field_operator,
     program as program,
     scan_operator as scan_operator,
 )
 from .ffront.fbuiltins import (
-    IndexType as IndexType,
-    abs as abs,
-    arccos as arccos,
-    arccosh as arccosh,
-    arcsin as arcsin,
-    arcsinh as arcsinh,
-    arctan as arctan,
-    arctanh as arctanh,
-    astype as astype,
     bool_ as bool,
-    broadcast as broadcast,
-    cbrt as cbrt,
-    ceil as ceil,
-    cos as cos,
-    cosh as cosh,
-    exp as exp,
     float as float,
     float32 as float32,
     float64 as float64,
-    floor as floor,
-    fmod as fmod,
-    gamma as gamma,
     int as int,
     int8 as int8,
     int16 as int16,
     int32 as int32,
     int64 as int64,
-    isfinite as isfinite,
-    isinf as isinf,
-    isnan as isnan,
-    log as log,
-    max_over as max_over,
-    maximum as maximum,
-    min_over as min_over,
-    minimum as minimum,
-    neg as neg,
-    neighbor_sum as neighbor_sum,
-    power as power,
-    sin as sin,
-    sinh as sinh,
-    sqrt as sqrt,
-    tan as tan,
-    tanh as tanh,
-    trunc as trunc,
     tuple as tuple,
     uint8 as uint8,
     uint16 as uint16,
     uint32 as uint32,
     uint64 as uint64,
-    where as where,
 )
 
 
 def _lazy(name: str) -> Any:
-    # embedded_cupy / embedded_jax import their array library on first access
-    backend = _lazy_embedded_backend(name)
-    if backend is not None:
-        return backend
     if name in ("gtfn_cpu", "gtfn_gpu", "itir_python"):  # compiled backends, built on first access
         from . import backends
 
@@ -201,6 +162,8 @@ __getattr__ = _module_getattr(
         "as_non_staggered": _STAGGERED,
         "iterator": _ITERATOR,
     },
+    # embedded_cupy / embedded_jax import their array library on first access
+    lazy=_lazy_embedded_backend,
     fallback=_lazy,
 )
 

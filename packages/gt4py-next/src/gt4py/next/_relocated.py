@@ -70,12 +70,15 @@ def module_getattr(
     names: Mapping[str, Relocation],
     *,
     otherwise: Gone | None = None,
+    lazy: Callable[[str], Any] | None = None,
     fallback: Callable[[str], Any] | None = None,
 ) -> Callable[[str], Any]:
     """A module ``__getattr__`` for ``module``'s relocated ``names``.
 
-    Names not in the table: ``fallback(name)`` when given (a module's own lazy names), else
-    ``otherwise`` for public names, else the usual ``AttributeError``.
+    Names not in the table: ``lazy(name)`` when given and not ``None`` (objects made on first
+    access, such as the embedded backends of ``_backend.lazy_embedded_backend``), else
+    ``fallback(name)`` when given (a module's own lazy names), else ``otherwise`` for public
+    names, else the usual ``AttributeError``.
     """
 
     def __getattr__(name: str) -> Any:
@@ -83,6 +86,8 @@ def module_getattr(
         if isinstance(entry, Moved):
             warn_moved(f"{module}.{name}", entry.spelling)
             return entry.resolve()
+        if entry is None and lazy is not None and (value := lazy(name)) is not None:
+            return value
         if entry is None and fallback is not None:
             return fallback(name)
         if entry is None and otherwise is not None and not name.startswith("_"):

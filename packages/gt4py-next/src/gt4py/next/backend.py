@@ -4,8 +4,6 @@
 names the missing package).
 """
 
-from typing import Any
-
 from . import _relocated
 from ._backend import (
     DEFAULT_BACKEND as DEFAULT_BACKEND,
@@ -17,13 +15,6 @@ from ._backend import (
     execution_mode as execution_mode,
     lazy_embedded_backend as _lazy_embedded_backend,
 )
-
-
-def _embedded_backend(name: str) -> Any:
-    backend = _lazy_embedded_backend(name)
-    if backend is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return backend
 
 
 # Released gt4py's toolchain pieces of this module: no equivalent here (the frontend is global,
@@ -49,7 +40,7 @@ __getattr__ = _relocated.module_getattr(
         ),
         _NO_TRANSFORMS,
     ),
-    fallback=_embedded_backend,
+    lazy=_lazy_embedded_backend,
 )
 
 

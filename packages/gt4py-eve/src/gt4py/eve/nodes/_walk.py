@@ -19,8 +19,9 @@ _T = TypeVar("_T")
 _U = TypeVar("_U")
 
 
-def _expand(value: Any) -> tuple[bool, Any]:
-    """(is_node, children) for a value; children is None for leaves."""
+def _expand(value: Any, leaves: bool) -> tuple[bool, Any]:
+    """(emit, children) for a value: a node is emitted, a container (list, tuple, set, dict
+    values) only looked through, a leaf emitted if ``leaves``; children is None for leaves."""
     cls = value.__class__
     values_of = NODE_VALUES.get(cls)
     if values_of is not None:
@@ -29,23 +30,22 @@ def _expand(value: Any) -> tuple[bool, Any]:
         return False, list(value)
     if cls is dict:
         return False, list(value.values())
-    return False, None
+    return leaves, None
 
 
-def _pre_order(root: Any, leaves: bool) -> Iterator[Any]:
-    stack = [root]
-    pop, extend = stack.pop, stack.extend
-    while stack:
-        value = pop()
-        is_node, children = _expand(value)
-        if children is None:
-            if leaves:
-                yield value
-            continue
-        if is_node:
+def _nodes_first(root: Any, leaves: bool, breadth_first: bool) -> Iterator[Any]:
+    """Pre-order (a stack) or breadth-first (a queue): each value before its children."""
+    pending = collections.deque([root])
+    take = pending.popleft if breadth_first else pending.pop
+    while pending:
+        value = take()
+        emit, children = _expand(value, leaves)
+        if emit:
             yield value
-        children.reverse()
-        extend(children)
+        if children:
+            if not breadth_first:
+                children.reverse()  # popped from the end: the first child comes out first
+            pending.extend(children)
 
 
 def _post_order(root: Any, leaves: bool) -> Iterator[Any]:
@@ -56,31 +56,21 @@ def _post_order(root: Any, leaves: bool) -> Iterator[Any]:
         if expanded:
             yield value
             continue
-        is_node, children = _expand(value)
-        if children is None:
-            if leaves:
+        emit, children = _expand(value, leaves)
+        if not children:  # a leaf, or nothing under it: no children to come first
+            if emit:
                 yield value
             continue
-        if is_node:
+        if emit:
             stack.append((value, True))
         stack.extend((child, False) for child in reversed(children))
 
 
-def _breadth_first(root: Any, leaves: bool) -> Iterator[Any]:
-    queue = collections.deque([root])
-    while queue:
-        value = queue.popleft()
-        is_node, children = _expand(value)
-        if children is None:
-            if leaves:
-                yield value
-            continue
-        if is_node:
-            yield value
-        queue.extend(children)
-
-
-_ORDERS = {"pre": _pre_order, "post": _post_order, "bfs": _breadth_first}
+_ORDERS: dict[str, Callable[[Any, bool], Iterator[Any]]] = {
+    "pre": lambda root, leaves: _nodes_first(root, leaves, breadth_first=False),
+    "post": _post_order,
+    "bfs": lambda root, leaves: _nodes_first(root, leaves, breadth_first=True),
+}
 
 
 def _traversal(root: Any, order: str, leaves: bool) -> Iterator[Any]:

@@ -117,3 +117,45 @@ PYTHON_TYPE_BUILTIN_NAMES: Final = tuple(t.__name__ for t in PYTHON_TYPE_BUILTIN
 #: The integer type of indices (``as_offset`` offsets, neighbour tables), as released names it.
 IndexType: TypeAlias = int32
 TYPE_ALIAS_NAMES: Final = ("IndexType",)
+
+#: What ``gt4py.next`` and ``fbuiltins`` re-export by ``from ._builtin_catalog import *``: every
+#: builtin function (the names of :data:`BUILTINS`) and ``IndexType``. Literal, in the order of
+#: this module, so that type checkers see the names; a unit test keeps it equal to the tables.
+__all__ = [
+    "astype",
+    "broadcast",
+    "where",
+    "neighbor_sum",
+    "max_over",
+    "min_over",
+    "minimum",
+    "maximum",
+    "fmod",
+    "power",
+    "sin",
+    "cos",
+    "tan",
+    "arcsin",
+    "arccos",
+    "arctan",
+    "sinh",
+    "cosh",
+    "tanh",
+    "arcsinh",
+    "arccosh",
+    "arctanh",
+    "sqrt",
+    "cbrt",
+    "exp",
+    "log",
+    "gamma",
+    "floor",
+    "ceil",
+    "trunc",
+    "isfinite",
+    "isinf",
+    "isnan",
+    "abs",
+    "neg",
+    "IndexType",
+]

@@ -1,5 +1,6 @@
-"""What field operators, scan operators and programs share: their type parameters, the
-``with_*`` copy, the ``enable_jit=`` override of one call and ``.compile()``.
+"""What field operators, scan operators and programs share: their type parameters, their base
+class ``_Entry``, the ``with_*`` copy, the ``enable_jit=`` override of one call and
+``.compile()``.
 
 The classes live in ``_field_operator`` and ``_program``, the decorators in ``_decorators``;
 ``decorator`` is their public face.
@@ -10,9 +11,11 @@ from __future__ import annotations
 import contextvars
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Final, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, Final, ParamSpec, Self, TypeVar
 
-from .._backend import ExecutionMode, execution_mode, resolve_backend
+from .._backend import Backend, ExecutionMode, execution_mode, resolve_backend
+from .._dimensions import GridType
+from ._compilation_options import CompilationOptions, CompilationOptionsArgs
 
 
 if TYPE_CHECKING:  # annotations only: those modules import this one
@@ -64,6 +67,55 @@ def _replace(entry: _EntryT, what: str, changes: dict[str, Any]) -> _EntryT:
         clone.backend = resolve_backend(changes["backend"], what)
         clone._mode = execution_mode(clone.backend, what)
     return clone  # type: ignore[no-any-return]
+
+
+class _Entry:
+    """The base of ``FieldOperator`` (and ``ScanOperator``) and ``Program``: the definition on a
+    backend with compilation options, and what they do alike with them. The public methods
+    whose docs differ (``with_backend``, ``with_compilation_options``, ``compile``, ...) are
+    each class's own; they call the helpers here."""
+
+    _kind: str  # "field operator", "scan operator", "program": names the entry in messages
+    __name__: str  # copied from the definition (_copy_metadata)
+
+    def __init__(
+        self,
+        definition: Callable[..., Any],
+        backend: Backend,
+        grid_type: GridType | None,
+        compilation_options: CompilationOptions,
+    ) -> None:
+        self.definition = definition
+        self.grid_type = None if grid_type is None else GridType(grid_type)
+        _copy_metadata(self, definition)
+        self.backend = resolve_backend(backend, f"{self._kind} '{definition.__name__}'")
+        self._mode = execution_mode(self.backend, f"{self._kind} '{definition.__name__}'")
+        self.compilation_options = compilation_options
+
+    def _replace(self, **changes: Any) -> Self:
+        return _replace(self, f"{self._kind} '{self.__name__}'", changes)
+
+    def _with_compilation_options(self, options: CompilationOptionsArgs) -> Self:
+        what = f"{self._kind} '{self.__name__}'.with_compilation_options()"
+        return self._replace(compilation_options=self.compilation_options.replace(what, **options))
+
+    def with_grid_type(self, grid_type: GridType) -> Self:
+        return self._replace(grid_type=GridType(grid_type))
+
+    @property
+    def static_params(self) -> tuple[str, ...] | None:
+        return self.compilation_options.static_params
+
+    @property
+    def enable_jit(self) -> bool | None:
+        return self.compilation_options.enable_jit
+
+    @property
+    def __gt_allocator__(self) -> Any:
+        return self.backend.allocator
+
+    def __repr__(self) -> str:
+        return f"<{self._kind} {self.__name__} on {self.backend.name}>"
 
 
 class _jit_for_this_call:

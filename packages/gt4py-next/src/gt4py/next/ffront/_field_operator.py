@@ -12,7 +12,7 @@ from typing import Any, Generic, Self, Unpack, overload
 
 import numpy as np
 
-from .._backend import Backend, ExecutionMode, execution_mode, resolve_backend
+from .._backend import Backend, ExecutionMode
 from .._dimensions import Dimension, GridType
 from . import _callable_kinds
 from ._compilation_options import DEFAULT_OPTIONS, CompilationOptions, CompilationOptionsArgs
@@ -22,14 +22,13 @@ from ._entries import (
     PUBLIC_MODULE,
     _compile,
     _compiled_variants,
-    _copy_metadata,
+    _Entry,
     _jit_for_this_call,
-    _replace,
 )
 from ._user_errors import USER_ERRORS as _USER_ERRORS, hide_internal_frames as _hide_internal_frames
 
 
-class FieldOperator(Generic[_P, _R]):
+class FieldOperator(_Entry, Generic[_P, _R]):
     """A type-checked field operator, generic over its definition's parameters and result.
 
     Called from a program or directly with ``out=`` (and ``domain=``, ``offset_provider=``)
@@ -39,7 +38,6 @@ class FieldOperator(Generic[_P, _R]):
 
     __module__ = PUBLIC_MODULE
     _kind = "field operator"
-    __name__: str  # copied from the definition (_copy_metadata)
 
     def __init__(
         self,
@@ -50,12 +48,7 @@ class FieldOperator(Generic[_P, _R]):
         checked: Any = None,
         compilation_options: CompilationOptions = DEFAULT_OPTIONS,
     ) -> None:
-        self.definition = definition
-        self.grid_type = None if grid_type is None else GridType(grid_type)
-        _copy_metadata(self, definition)
-        self.backend = resolve_backend(backend, f"{self._kind} '{definition.__name__}'")
-        self._mode = execution_mode(self.backend, f"{self._kind} '{definition.__name__}'")
-        self.compilation_options = compilation_options
+        super().__init__(definition, backend, grid_type, compilation_options)
         #: the frontend's result (a ``checked.CheckedOperator``): lowering reads its typed body
         self.checked = checked if checked is not None else self._check()
         self.__gt_signature__ = self.checked.signature
@@ -65,34 +58,15 @@ class FieldOperator(Generic[_P, _R]):
 
         return check_operator(self.definition)
 
-    def _replace(self, **changes: Any) -> Self:
-        return _replace(self, f"{self._kind} '{self.__name__}'", changes)
-
     def with_backend(self, backend: Backend) -> Self:
         """The same operator on another backend (the definition is not checked again)."""
         return self._replace(backend=backend)
-
-    def with_grid_type(self, grid_type: GridType) -> Self:
-        return self._replace(grid_type=GridType(grid_type))
 
     def with_compilation_options(self, **options: Unpack[CompilationOptionsArgs]) -> Self:
         """The same operator with these compilation options changed (``enable_jit``,
         ``static_params``, ``connectivities``, ``static_domains``; see
         ``gt4py.next.ffront._compilation_options``); it starts with no compiled variants."""
-        what = f"{self._kind} '{self.__name__}'.with_compilation_options()"
-        return self._replace(compilation_options=self.compilation_options.replace(what, **options))
-
-    @property
-    def static_params(self) -> tuple[str, ...] | None:
-        return self.compilation_options.static_params
-
-    @property
-    def enable_jit(self) -> bool | None:
-        return self.compilation_options.enable_jit
-
-    @property
-    def __gt_allocator__(self) -> Any:
-        return self.backend.allocator
+        return self._with_compilation_options(options)
 
     @property
     def definition_stage(self) -> Any:
@@ -196,9 +170,6 @@ class FieldOperator(Generic[_P, _R]):
         except _USER_ERRORS as error:  # the user's frames only (ADR 0030)
             _hide_internal_frames(error)
             raise
-
-    def __repr__(self) -> str:
-        return f"<{self._kind} {self.__name__} on {self.backend.name}>"
 
 
 class ScanOperator(FieldOperator[..., Any]):

@@ -15,7 +15,7 @@ from typing import Any, Generic, Self, Unpack, overload
 
 import numpy as np
 
-from .._backend import Backend, ExecutionMode, execution_mode, resolve_backend
+from .._backend import Backend, ExecutionMode
 from .._dimensions import GridType
 from ..instrumentation._hook_machinery import (
     embedded_program_call_context as _embedded_program_call_context,
@@ -28,15 +28,14 @@ from ._entries import (
     PUBLIC_MODULE,
     _compile,
     _compiled_variants,
-    _copy_metadata,
+    _Entry,
     _jit_for_this_call,
-    _replace,
     enable_jit_override,
 )
 from ._user_errors import USER_ERRORS as _USER_ERRORS, hide_internal_frames as _hide_internal_frames
 
 
-class Program(Generic[_P]):
+class Program(_Entry, Generic[_P]):
     """A type-checked program: a sequence of operator calls writing into ``out`` fields;
     generic over its definition's parameters.
 
@@ -45,7 +44,7 @@ class Program(Generic[_P]):
     """
 
     __module__ = PUBLIC_MODULE
-    __name__: str  # copied from the definition (_copy_metadata)
+    _kind = "program"
 
     def __init__(
         self,
@@ -57,12 +56,7 @@ class Program(Generic[_P]):
         compilation_options: CompilationOptions = DEFAULT_OPTIONS,
         bound_args: dict[str, Any] | None = None,
     ) -> None:
-        self.definition = definition
-        self.grid_type = None if grid_type is None else GridType(grid_type)
-        _copy_metadata(self, definition)
-        self.backend = resolve_backend(backend, f"program '{definition.__name__}'")
-        self._mode = execution_mode(self.backend, f"program '{definition.__name__}'")
-        self.compilation_options = compilation_options
+        super().__init__(definition, backend, grid_type, compilation_options)
         #: released ``with_bound_args``: parameter values every call gets (static on compiled
         #: backends, so they are constants of the generated code as in released gt4py)
         self.bound_args: dict[str, Any] = {} if bound_args is None else dict(bound_args)
@@ -112,15 +106,11 @@ class Program(Generic[_P]):
         """The same program on another backend (not checked again; no compiled variants)."""
         return self._replace(backend=backend)
 
-    def with_grid_type(self, grid_type: GridType) -> Self:
-        return self._replace(grid_type=GridType(grid_type))
-
     def with_compilation_options(self, **options: Unpack[CompilationOptionsArgs]) -> Self:
         """The same program with these compilation options changed (``enable_jit``,
         ``static_params``, ``connectivities``, ``static_domains``; see
         ``gt4py.next.ffront._compilation_options``); it starts with no compiled variants."""
-        what = f"program '{self.__name__}'.with_compilation_options()"
-        return self._replace(compilation_options=self.compilation_options.replace(what, **options))
+        return self._with_compilation_options(options)
 
     def with_static_params(self, *static_params: str | None) -> Self:
         """Released spelling of ``with_compilation_options(static_params=...)``; no names (or
@@ -149,21 +139,6 @@ class Program(Generic[_P]):
                 static_params=(*declared, *(n for n in static if n not in declared)),
             )
         return self._replace(bound_args=merged, compilation_options=options)
-
-    @property
-    def static_params(self) -> tuple[str, ...] | None:
-        return self.compilation_options.static_params
-
-    @property
-    def enable_jit(self) -> bool | None:
-        return self.compilation_options.enable_jit
-
-    def _replace(self, **changes: Any) -> Self:
-        return _replace(self, f"program '{self.__name__}'", changes)
-
-    @property
-    def __gt_allocator__(self) -> Any:
-        return self.backend.allocator
 
     # For type checkers (ADR 0029): a call with the definition's arguments only is checked
     # against them; with `offset_provider=` or `enable_jit=` (which a ParamSpec cannot add) by
@@ -294,9 +269,6 @@ class Program(Generic[_P]):
         except _USER_ERRORS as error:  # the user's frames only (ADR 0030)
             _hide_internal_frames(error)
             raise
-
-    def __repr__(self) -> str:
-        return f"<program {self.__name__} on {self.backend.name}>"
 
 
 def _is_scalar_value(value: Any) -> bool:
