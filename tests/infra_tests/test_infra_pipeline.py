@@ -79,6 +79,22 @@ def test_dump_writes_text_bytes_file_copies_and_reprs(tmp_path):
     assert sorted(p.name for p in out.iterdir()) == sorted(p.name for p in written)  # no temps
 
 
+def test_deferred_values_are_made_once_on_first_read_and_dumped(tmp_path):
+    made = []
+
+    def make():
+        made.append(1)
+        return "lowered"
+
+    values = pipeline.StageValues(STAGES, {"ir": pipeline.Deferred(make)})
+    assert made == [] and list(values) == ["ir"]
+    assert values["ir"] == "lowered" and values["ir"] == "lowered"
+    assert made == [1]
+    again = pipeline.StageValues(STAGES, {"ir": pipeline.Deferred(make)})
+    (written,) = again.dump(tmp_path)
+    assert written.read_text() == "lowered" and made == [1, 1]
+
+
 def test_dump_render_chooses_contents_and_none_skips(tmp_path):
     values = pipeline.StageValues(STAGES, {"ir": 1, "cpp": "code"})
 

@@ -18,6 +18,7 @@ from ._compile_log import (
     note_outcome as note_outcome,
 )
 from ._stages import (
+    Deferred as Deferred,
     Stage as Stage,
     StageValues as StageValues,
     describe as describe,
@@ -28,6 +29,7 @@ from ._stages import (
 __all__ = [
     "CompileEvent",
     "Stage",
+    "Deferred",
     "StageValues",
     "collect_outcomes",
     "describe",

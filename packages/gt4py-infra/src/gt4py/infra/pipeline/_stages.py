@@ -37,6 +37,19 @@ class Stage:
         return f"{self.name}.{self.suffix}"
 
 
+class Deferred:
+    """A stage value made on first read (``StageValues`` resolves it, once): for values that
+    a compile has at hand only at a cost, e.g. IR a warm start would have to unpickle."""
+
+    __slots__ = ("_make",)
+
+    def __init__(self, make: Callable[[], Any]) -> None:
+        self._make = make
+
+    def resolve(self) -> Any:
+        return self._make()
+
+
 def describe(stages: Sequence[Stage]) -> str:
     """The pipeline in one line: ``frontend → ir → ir_optimized → cpp → so``."""
     return " → ".join(stage.name for stage in stages)
@@ -68,7 +81,10 @@ class StageValues(Mapping[str, Any]):
         return self._declared
 
     def __getitem__(self, name: str) -> Any:
-        return self._values[name]
+        value = self._values[name]
+        if isinstance(value, Deferred):
+            value = self._values[name] = value.resolve()
+        return value
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._values)
@@ -96,7 +112,7 @@ class StageValues(Mapping[str, Any]):
         for stage in self._declared:
             if stage.name not in self._values:
                 continue
-            content = render(stage, self._values[stage.name])
+            content = render(stage, self[stage.name])
             if content is None:
                 continue
             path = directory / stage.file_name

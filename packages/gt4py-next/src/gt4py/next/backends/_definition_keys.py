@@ -41,7 +41,11 @@ NAMESPACE = "next/lowered"
 
 
 def _body(body: TypedBody) -> tuple[Any, ...] | None:
-    """The tree without positions, and per node (in walk order) its type and constant."""
+    """The tree without positions; per name, attribute and call node (by walk position) the type
+    the frontend deduced; per node the constant it recorded. The other nodes' types follow from
+    these by the frontend's deduction (part of the source digest): names and attributes are
+    where globals (callees, dimensions, offsets, dtypes) enter, calls where a collection
+    class's members do (a constructor is keyed by its class's name only)."""
     nodes = list(ast.walk(body.tree))
     index = {id(node): n for n, node in enumerate(nodes)}
     types, constants = body.expression_types, body.constants
@@ -49,7 +53,11 @@ def _body(body: TypedBody) -> tuple[Any, ...] | None:
         return None  # the frontend typed nodes outside the tree: not keyed by it
     return (
         ast.dump(body.tree, annotate_fields=False),
-        sorted((index[id(node)], type_) for node, type_ in types.items()),
+        [
+            (n, types.get(node))
+            for n, node in enumerate(nodes)
+            if isinstance(node, ast.Name | ast.Attribute | ast.Call)
+        ],
         sorted((index[id(node)], value) for node, value in constants.items()),
     )
 

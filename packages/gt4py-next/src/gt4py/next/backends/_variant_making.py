@@ -10,6 +10,8 @@ counts the variant.
 from __future__ import annotations
 
 import dataclasses
+import functools
+import pickle
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -96,37 +98,41 @@ class VariantMaker:
         bounds = [ts.ScalarType(np.dtype("int64"))] * (2 * domain_arity(key.domain_dims))
         return [*key.arguments, *bounds]
 
-    def _lowered(self, key: VariantKey) -> tuple[ir.Program, ir.Program, ir.Program, list[int]]:
-        """The variant's IR, optimized, and with self-writes staged (with each statement's
-        origin): from the persistent ``next/lowered`` cache when the same checked definition
-        was lowered before (a warm start neither lowers nor fingerprints IR), else made here."""
+    def _lowered(
+        self, key: VariantKey
+    ) -> tuple[Callable[[], tuple[ir.Program, ir.Program]], ir.Program, list[int]]:
+        """The variant's IR with self-writes staged (and each statement's origin), and on
+        demand the IR as lowered and as optimized before the staging: from the persistent
+        ``next/lowered`` cache when the same checked definition was lowered before (a warm
+        start neither lowers nor folds IR, and unpickles the earlier IR only when asked for),
+        else made here."""
         from gt4py.infra import caching
 
-        def make() -> tuple[ir.Program, ir.Program, ir.Program, list[int], str]:
+        made: list[tuple[ir.Program, ir.Program]] = []
+
+        def make() -> tuple[bytes, ir.Program, list[int], str]:
             program = self._lower(key)
             # a statement reading a field it writes at another point writes it after
             # computing everything, as embedded does (not a pass: a customized `optimize`
             # needs it too)
             before_staging = self.backend.optimize(program)
             optimized, origin = _aliasing.stage_self_writes(before_staging)
+            made.append((program, before_staging))
+            earlier = pickle.dumps((program, before_staging), protocol=pickle.HIGHEST_PROTOCOL)
             # folded here once, then remembered for the translation's key (same object)
-            return (
-                program,
-                before_staging,
-                optimized,
-                list(origin),
-                ir.program_fingerprint(optimized),
-            )
+            return earlier, optimized, list(origin), ir.program_fingerprint(optimized)
 
         cache_key = _definition_keys.lowered_key(self.definition, key, self.backend.optimize)
         if cache_key is None:
-            return make()[:4]
-        cache = caching.FileCache(_definition_keys.NAMESPACE)
-        program, before_staging, optimized, origin, fingerprint = cache.get_or_build_object(
-            cache_key, make
-        )
-        ir.remember_fingerprint(optimized, fingerprint)  # stored with it: no IR fold when warm
-        return program, before_staging, optimized, origin
+            _, optimized, origin, _ = make()
+        else:
+            cache = caching.FileCache(_definition_keys.NAMESPACE)
+            earlier, optimized, origin, fingerprint = cache.get_or_build_object(cache_key, make)
+            ir.remember_fingerprint(optimized, fingerprint)  # no IR fold for the translation
+            if not made:
+                made_later = functools.cache(lambda: pickle.loads(earlier))
+                return made_later, optimized, origin
+        return (lambda: made[0]), optimized, origin
 
     def prepare(self, key: VariantKey, offset_provider: Any) -> Prepared:
         """Lower and optimize the variant ``key`` in this process (the frontend reads the
@@ -134,11 +140,11 @@ class VariantMaker:
         self._providers[key.offset_provider] = offset_provider
         started = time.perf_counter()
         types_ = self._argument_types(key)
-        program, before_staging, optimized, origin = self._lowered(key)
+        earlier, optimized, origin = self._lowered(key)
         definition, is_program = self.definition, self._is_program
 
         def alias_groups() -> list[int] | None:
-            groups = _aliasing.call_groups(definition, before_staging, is_program)
+            groups = _aliasing.call_groups(definition, earlier()[1], is_program)
             return None if groups is None else [groups[k] for k in origin]
 
         tables, table_dtypes = arguments.table_arguments(optimized, offset_provider)
@@ -156,8 +162,8 @@ class VariantMaker:
             else self.definition.__gt_signature__
         )
         stages: dict[str, Any] = {
-            _pipeline.FRONTEND.name: repr(frontend),
-            _pipeline.IR.name: program,
+            _pipeline.FRONTEND.name: pipeline.Deferred(lambda: repr(frontend)),
+            _pipeline.IR.name: pipeline.Deferred(lambda: earlier()[0]),
             _pipeline.IR_OPTIMIZED.name: optimized,
         }
         return Prepared(
