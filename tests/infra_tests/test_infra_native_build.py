@@ -347,6 +347,42 @@ def test_options_reach_the_compiler(native_env: NativeSession, tmp_path: pathlib
     assert all("-std=c++20" in call for call in compiles_of(new_calls, ""))
 
 
+def test_entry_point_checks_count_and_types_and_names_the_argument(
+    native_env: NativeSession,
+) -> None:
+    parameters = [
+        native.Parameter("nb::ndarray<double, nb::device::cpu>", "out", convert=False),
+        native.Parameter("std::int64_t", "n"),
+        native.Parameter("double", "value"),
+    ]
+    source = textwrap.dedent(
+        """\
+        #include <cstdint>
+        #include <nanobind/nanobind.h>
+        #include <nanobind/ndarray.h>
+        namespace nb = nanobind;
+        static int run(nb::ndarray<double, nb::device::cpu> out, std::int64_t n, double value) {
+            double* data = static_cast<double*>(out.data());
+            for (std::int64_t i = 0; i < n && i < std::int64_t(out.shape(0)); ++i) data[i] = value;
+            return int(n);
+        }
+        """
+    )
+    sources = {"entry_mod.cpp": source + native.entry_point("entry_mod", parameters)}
+    module = native.load_extension(native.build_extension("entry_mod", sources))
+
+    out = np.zeros(4)
+    assert module.run(out, 3, 2.5) == 3
+    assert out.tolist() == [2.5, 2.5, 2.5, 0.0]
+    with pytest.raises(TypeError, match=r"run\(\) takes 3 arguments"):
+        module.run(out, 3)
+    with pytest.raises(TypeError, match=r"argument 2 \(value\) is not a double"):
+        module.run(out, 3, "x")
+    # no conversion for `out`: a float32 array would be copied, and the writes lost
+    with pytest.raises(TypeError, match=r"argument 0 \(out\) is not a nb::ndarray<double"):
+        module.run(np.zeros(4, dtype=np.float32), 3, 1.0)
+
+
 def test_openmp_module(native_env: NativeSession) -> None:
     toolchain = json.loads((native.prepare_toolchain() / "toolchain.json").read_text())
     sources = {

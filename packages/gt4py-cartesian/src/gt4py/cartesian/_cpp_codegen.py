@@ -18,6 +18,8 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator
 
+from gt4py.infra import native
+
 from . import _ir as ir
 from ._analysis import AnalysedStencil, iter_accesses
 from ._codegen_common import MATH_FUNCTIONS, IRGenerator, region_conditions, run_order
@@ -480,18 +482,22 @@ class CppGenerator(IRGenerator):
     def emit_binding(self) -> None:
         stencil = self.analysed.ir
         fields = [p for p in stencil.params if isinstance(p, ir.FieldDecl)]
+        # noconvert for fields: nanobind would otherwise pass a converted copy of an array of
+        # another dtype, and the stencil's writes would silently go to that copy
         signature = []
         for p in stencil.params:
             if isinstance(p, ir.ScalarDecl):
-                signature.append(f"{CPP_TYPES[p.dtype]} {_ident(p.name)}")
+                signature.append(native.Parameter(CPP_TYPES[p.dtype], _ident(p.name)))
             else:
-                ctype = self.element(p.name)
-                signature.append(f"nb::ndarray<{ctype}, nb::device::cpu> {_ident(p.name)}")
-        signature.append("std::tuple<idx, idx, idx> domain")
+                array = f"nb::ndarray<{self.element(p.name)}, nb::device::cpu>"
+                signature.append(native.Parameter(array, _ident(p.name), convert=False))
+        signature.append(native.Parameter("std::tuple<idx, idx, idx>", "domain"))
         for f in fields:
             tuple_type = ", ".join(["idx"] * len(f.axes))
-            signature.append(f"std::tuple<{tuple_type}> origin_{f.name}")
-        self.emit(f"void run({', '.join(signature)}) {{")
+            signature.append(native.Parameter(f"std::tuple<{tuple_type}>", f"origin_{f.name}"))
+        signature.extend(self.extra_run_parameters())
+        declarations = ", ".join(f"{p.type} {p.name}" for p in signature)
+        self.emit(f"void run({declarations}) {{")
         self.depth += 1
         self.emit("Args args;")
         self.emit("std::tie(args.ni, args.nj, args.nk) = domain;")
@@ -536,20 +542,18 @@ class CppGenerator(IRGenerator):
         self.depth -= 1
         self.emit("}")
         self.emit("")
-        # noconvert: nanobind would otherwise pass a converted copy of an array of another
-        # dtype, and the stencil's writes would silently go to that copy.
-        arg_specs = [
-            f'nb::arg("{p.name}"){".noconvert()" if isinstance(p, ir.FieldDecl) else ""}'
-            for p in stencil.params
-        ]
-        arg_specs.append('nb::arg("__domain")')
-        arg_specs += [f'nb::arg("__origin_{f.name}")' for f in fields]
-        self.emit(f"NB_MODULE({self.module_name}, m) {{")
-        self.emit(
-            f'  m.def("run", &run, {", ".join(arg_specs)}, '
-            f'"Run stencil {stencil.name} (generated).");'
+        self.lines.extend(
+            native.entry_point(
+                self.module_name,
+                signature,
+                returns=False,
+                doc=f"Run stencil {stencil.name} (generated).",
+            ).splitlines()
         )
-        self.emit("}")
+
+    def extra_run_parameters(self) -> list[native.Parameter]:
+        """Parameters of ``run`` after the origins (the CUDA generator's stream)."""
+        return []
 
 
 def generate_cpp(analysed: AnalysedStencil, *, backend: str, module_name: str) -> str:

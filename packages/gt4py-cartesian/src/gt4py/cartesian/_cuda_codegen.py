@@ -30,6 +30,8 @@ replaces only the loop nests:
 
 from __future__ import annotations
 
+from gt4py.infra import native
+
 from . import _ir as ir
 from ._analysis import AnalysedStencil
 from ._cpp_codegen import CPP_TYPES, PRELUDE as CPU_PRELUDE, CppGenerator, _ident
@@ -221,9 +223,6 @@ class CudaGenerator(CppGenerator):
         allocated on it and the launch instead of the OpenMP kernel."""
         text = "\n".join(self.capture(super().emit_binding))
         text = text.replace("nb::device::cpu>", "GT4PY_ARRAY_DEVICE>")
-        text = text.replace(', "Run stencil', ', nb::arg("__stream"), "Run stencil', 1)
-        signature_end = text.index(") {\n")
-        text = text[:signature_end] + ", std::uintptr_t stream_handle" + text[signature_end:]
         start = text.index("  KIndexError kerror;")
         end = text.index("  if (kerror.field >= 0) {")
         setup = ["  const cudaStream_t stream = reinterpret_cast<cudaStream_t>(stream_handle);"]
@@ -248,6 +247,10 @@ class CudaGenerator(CppGenerator):
             setup.append("  launch(args, nullptr, stream);")
         text = text[:start] + "\n".join(setup) + "\n" + text[end:]
         self.lines.extend(text.splitlines())
+
+    def extra_run_parameters(self) -> list[native.Parameter]:
+        """The CUDA stream, last (``cudaStream_t`` as an integer)."""
+        return [native.Parameter("std::uintptr_t", "stream_handle")]
 
     def temporary_setup(self) -> list[str]:
         lines = []

@@ -13,6 +13,7 @@ The build tools come with the ``gt4py-infra[native]`` extra; the C++ compiler is
 """
 
 from ._build import build_extension as build_extension, prepare_toolchain as prepare_toolchain
+from ._entry_point import Parameter as Parameter, entry_point as entry_point
 from ._errors import (
     CompilationError as CompilationError,
     NativeBuildError as NativeBuildError,
@@ -28,8 +29,10 @@ __all__ = [
     "BuildType",
     "CompilationError",
     "NativeBuildError",
+    "Parameter",
     "ToolchainError",
     "build_extension",
+    "entry_point",
     "host_cpu_identity",
     "load_extension",
     "prepare_toolchain",

@@ -28,8 +28,8 @@ from collections.abc import Mapping
 
 from ... import ir
 from .._table_layout import TableLayout
-from . import _binding, _fusion
-from ._cxx import CXX_TYPES, INCLUDES
+from . import _fusion
+from ._cxx import CXX_TYPES, INCLUDES, entry_point
 from ._expressions import ExpressionGenerator
 
 
@@ -103,7 +103,7 @@ class CppGenerator(ExpressionGenerator):
             f"{PRELUDE}\n"
             f"// program {self.program.name}\n"
             f"static int run(\n    {signature}) {{\n" + "\n".join(setup) + f"\n{body}\n"
-            "  return 0;\n}\n\n" + _binding.entry_point(name, arguments)
+            "  return 0;\n}\n\n" + entry_point(name, arguments)
         )
 
     def find_read_only(self) -> None:

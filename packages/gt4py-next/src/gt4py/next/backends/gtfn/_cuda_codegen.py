@@ -32,9 +32,9 @@ from collections.abc import Mapping
 
 from ... import ir
 from .._table_layout import TableLayout
-from . import _binding, _fusion
+from . import _fusion
 from ._codegen import CppGenerator
-from ._cxx import CXX_TYPES, INCLUDES
+from ._cxx import CXX_TYPES, INCLUDES, entry_point
 
 
 PRELUDE = (
@@ -136,7 +136,7 @@ class CudaGenerator(CppGenerator):
             f"// program {self.program.name}\n"
             f"{struct}\n" + "\n".join(self._kernels) + "\n"
             f"static int run(\n    {signature}) {{\n" + "\n".join(setup) + f"\n{body}\n"
-            "  return 0;\n}\n\n" + _binding.entry_point(name, arguments)
+            "  return 0;\n}\n\n" + entry_point(name, arguments)
         )
 
     def _field_members(

@@ -3,6 +3,10 @@ includes every generated module starts with."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from gt4py.infra import native
+
 
 CXX_TYPES = {
     "bool": "bool",
@@ -35,3 +39,14 @@ namespace nb = nanobind;
 using index_t = std::int64_t;
 
 """
+
+
+def entry_point(module: str, declarations: Sequence[str]) -> str:
+    """The module's Python ``run(*args)`` over the C++ ``run``'s parameter declarations
+    (``"<type> <name>"``): infra's one binding generator (ADR 0032). Arguments convert as
+    nanobind's typed binding let them (fields are untyped arrays: no dtype conversion)."""
+    parameters = []
+    for declaration in declarations:
+        type_, name = declaration.rsplit(" ", 1)
+        parameters.append(native.Parameter(type_, name))
+    return native.entry_point(module, parameters)
