@@ -6,8 +6,8 @@ a key computed from the *checked definition* instead of from the IR it lowers to
 
 - per operator or program reachable from the variant (callees through the types the frontend
   deduced, a program's calls): its syntax tree (``ast.dump``: names, literals, structure;
-  not positions, which lowering does not read), the type the frontend deduced for every node,
-  the global constants it recorded (``module.CONST`` chains with their values: a changed
+  not positions, which lowering does not read), the types the frontend deduced for its names,
+  attributes and calls (the others follow from these), the global constants it recorded (``module.CONST`` chains with their values: a changed
   helper module is a miss, as in ADR 0006/0018), its kind, name, signature, scan attributes;
 - the variant key (argument types, static values and domains), the backend's passes settings;
 - gt4py.next's source digest (frontend, lowering, passes: the code that derives the IR) and

@@ -108,31 +108,35 @@ class VariantMaker:
         else made here."""
         from gt4py.infra import caching
 
-        made: list[tuple[ir.Program, ir.Program]] = []
-
-        def make() -> tuple[bytes, ir.Program, list[int], str]:
+        def lower_and_stage() -> tuple[ir.Program, ir.Program, ir.Program, list[int]]:
             program = self._lower(key)
             # a statement reading a field it writes at another point writes it after
             # computing everything, as embedded does (not a pass: a customized `optimize`
             # needs it too)
             before_staging = self.backend.optimize(program)
             optimized, origin = _aliasing.stage_self_writes(before_staging)
-            made.append((program, before_staging))
-            earlier = pickle.dumps((program, before_staging), protocol=pickle.HIGHEST_PROTOCOL)
-            # folded here once, then remembered for the translation's key (same object)
-            return earlier, optimized, list(origin), ir.program_fingerprint(optimized)
+            return program, before_staging, optimized, list(origin)
 
         cache_key = _definition_keys.lowered_key(self.definition, key, self.backend.optimize)
         if cache_key is None:
-            _, optimized, origin, _ = make()
-        else:
-            cache = caching.FileCache(_definition_keys.NAMESPACE)
-            earlier, optimized, origin, fingerprint = cache.get_or_build_object(cache_key, make)
-            ir.remember_fingerprint(optimized, fingerprint)  # no IR fold for the translation
-            if not made:
-                made_later = functools.cache(lambda: pickle.loads(earlier))
-                return made_later, optimized, origin
-        return (lambda: made[0]), optimized, origin
+            program, before_staging, optimized, origin = lower_and_stage()
+            return (lambda: (program, before_staging)), optimized, origin
+
+        made: list[tuple[ir.Program, ir.Program]] = []
+
+        def make() -> tuple[bytes, ir.Program, list[int], str]:
+            program, before_staging, optimized, origin = lower_and_stage()
+            made.append((program, before_staging))
+            earlier = pickle.dumps((program, before_staging), protocol=pickle.HIGHEST_PROTOCOL)
+            # folded here once, then remembered for the translation's key (same object)
+            return earlier, optimized, origin, ir.program_fingerprint(optimized)
+
+        cache = caching.FileCache(_definition_keys.NAMESPACE)
+        earlier, optimized, origin, fingerprint = cache.get_or_build_object(cache_key, make)
+        ir.remember_fingerprint(optimized, fingerprint)  # no IR fold for the translation
+        if made:  # built here: the objects themselves
+            return (lambda: made[0]), optimized, origin
+        return functools.cache(lambda: pickle.loads(earlier)), optimized, origin
 
     def prepare(self, key: VariantKey, offset_provider: Any) -> Prepared:
         """Lower and optimize the variant ``key`` in this process (the frontend reads the
