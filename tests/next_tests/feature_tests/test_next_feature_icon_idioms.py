@@ -603,3 +603,66 @@ def test_namedtuple_scan_carry_and_namedtuple_out(backend):
         np.testing.assert_allclose(total.asnumpy(), expected[0])
         np.testing.assert_allclose(q_out.v.asnumpy(), expected[1])
         np.testing.assert_allclose(q_out.c.asnumpy(), expected[2])
+
+
+# -- muphys' graupel: a costly update read by a scan at K and, under concat_where, at K + 1 --
+# `t_kp1 = concat_where(K < last_level, t(K + 1), t)` on the result of `_q_t_update`: the
+# compiled backends materialize the update once (the read under the index condition needs it
+# on the levels the condition selects only) instead of inlining it twice into the scan body.
+
+
+@gtx.field_operator
+def _relax(t: CellKField[gtx.float64], q: CellKField[gtx.float64]) -> CellKField[gtx.float64]:
+    warm = t > 0.5
+    return where(warm, 0.9 * t + 0.1 * q * q, 0.8 * t + 0.2 * (q + 1.0) / (q + 2.0))
+
+
+@gtx.field_operator
+def _update(t: CellKField[gtx.float64], q: CellKField[gtx.float64]) -> CellKField[gtx.float64]:
+    return _relax(_relax(_relax(_relax(t, q), q), q), q)
+
+
+@gtx.scan_operator(axis=K, forward=True, init=0.0)
+def _flux(previous: gtx.float64, t: gtx.float64, t_kp1: gtx.float64) -> gtx.float64:
+    return 0.5 * previous + t * t_kp1
+
+
+@gtx.field_operator
+def _update_then_flux(
+    t: CellKField[gtx.float64], q: CellKField[gtx.float64], last_level: gtx.int32
+) -> CellKField[gtx.float64]:
+    updated = _update(t, q)
+    t_kp1 = concat_where(K < last_level, updated(K + 1), updated)  # noqa: SIM300
+    return _flux(updated, t_kp1)
+
+
+@gtx.program
+def update_then_flux(
+    t: CellKField[gtx.float64],
+    q: CellKField[gtx.float64],
+    out: CellKField[gtx.float64],
+    k_end: gtx.int32,
+):
+    _update_then_flux(t, q, k_end - 1, out=out, domain={Cell: (0, N_CELLS), K: (0, k_end)})
+
+
+def _update_reference(t, q):
+    for _ in range(4):
+        t = np.where(t > 0.5, 0.9 * t + 0.1 * q * q, 0.8 * t + 0.2 * (q + 1.0) / (q + 2.0))
+    return t
+
+
+def test_scan_reading_an_update_one_level_up_under_concat_where(backend):
+    t, q = rng.random((N_CELLS, N_LEVELS)), rng.random((N_CELLS, N_LEVELS))
+    out = gtx.zeros({Cell: N_CELLS, K: N_LEVELS}, allocator=backend)
+    update_then_flux.with_backend(backend)(
+        _cell_k(backend, t), _cell_k(backend, q), out, gtx.int32(N_LEVELS)
+    )
+    updated = _update_reference(t, q)
+    above = np.concatenate([updated[:, 1:], updated[:, -1:]], axis=1)
+    expected = np.zeros_like(t)
+    previous = np.zeros(N_CELLS)
+    for k in range(N_LEVELS):
+        previous = 0.5 * previous + updated[:, k] * above[:, k]
+        expected[:, k] = previous
+    np.testing.assert_allclose(out.asnumpy(), expected)

@@ -10,6 +10,7 @@ from ._binding import (
     eager_safe as eager_safe,
     has_free_neighbour as has_free_neighbour,
     is_leaf as is_leaf,
+    may_trap as may_trap,
 )
 from ._fingerprint import (
     program_fingerprint as program_fingerprint,

@@ -49,9 +49,14 @@ def eager_safe(value: ir.Expr) -> bool:
             return False
         if isinstance(node, ir.Reduce):
             return False
-        if isinstance(node, ir.Call) and node.fun in _TRAPPING_CALLS:
-            return False
-    return True
+    return not may_trap(value)
+
+
+def may_trap(value: ir.Expr) -> bool:
+    """Whether computing ``value`` may trap: an integer division (``//``, ``%``) by zero."""
+    return any(
+        isinstance(node, ir.Call) and node.fun in _TRAPPING_CALLS for node in value.walk_values()
+    )
 
 
 def has_free_neighbour(value: ir.Expr, locals_of: Mapping[str, str | None]) -> bool:

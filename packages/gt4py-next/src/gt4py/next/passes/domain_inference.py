@@ -167,34 +167,60 @@ def _guards(
     return [(dim, at, _moved(at, 1))]  # eq
 
 
-def _guarded_reads(
-    node: Node, guards: list[_Guard], scalars: set[str], bound: dict[str, ir.Expr]
-) -> Iterator[tuple[ir.Deref, list[_Guard]]]:
-    """Every field read in ``node`` with the index bounds of the ``if_`` branches it is in."""
+def guarded_reads(
+    node: Node,
+    scalars: set[str],
+    guards: tuple[_Guard, ...] = (),
+    bound: dict[str, ir.Expr] | None = None,
+    in_branch: bool = False,
+) -> Iterator[tuple[ir.Deref, tuple[_Guard, ...], bool]]:
+    """Every field read in ``node`` with the index bounds of the ``if_`` branches it is in
+    and whether it is in one at all (a branch whose condition bounds no index: no bounds)."""
+    bound = bound or {}
     if isinstance(node, ir.Deref):
-        yield node, guards
+        yield node, guards, in_branch
         for shift in node.shifts:
             if isinstance(shift, ir.DynamicShift):
-                yield from _guarded_reads(shift.amount, guards, scalars, bound)
+                yield from guarded_reads(shift.amount, scalars, guards, bound, in_branch)
         return
     if isinstance(node, ir.Call) and node.fun == "if_" and len(node.args) == 3:
         condition, then, otherwise = node.args
-        yield from _guarded_reads(condition, guards, scalars, bound)
+        yield from guarded_reads(condition, scalars, guards, bound, in_branch)
         for branch, holds in ((then, True), (otherwise, False)):
             cut = _guards(condition, holds, scalars, bound)
-            yield from _guarded_reads(branch, [*guards, *cut], scalars, bound)
+            yield from guarded_reads(branch, scalars, (*guards, *cut), bound, True)
         return
     if isinstance(node, ir.Let):
-        yield from _guarded_reads(node.value, guards, scalars, bound)
-        yield from _guarded_reads(node.body, guards, scalars, {**bound, node.name: node.value})
+        yield from guarded_reads(node.value, scalars, guards, bound, in_branch)
+        inner = {**bound, node.name: node.value}
+        yield from guarded_reads(node.body, scalars, guards, inner, in_branch)
         return
     for child in node.iter_children_values():
         for item in child if isinstance(child, list) else [child]:
             if isinstance(item, Node):
-                yield from _guarded_reads(item, guards, scalars, bound)
+                yield from guarded_reads(item, scalars, guards, bound, in_branch)
 
 
-def _cut(base: ir.Range, guards: list[_Guard]) -> ir.Range:
+def bounded_by_guards(read: ir.Deref, guards: tuple[_Guard, ...]) -> bool:
+    """Whether a read in a branch needs no point beyond its statement's domain cut by
+    ``guards``: each dimension it is shifted along is bounded by them on the side it moves
+    to (``concat_where(K < n, t(K + 1), ...)``)."""
+    offsets: dict[str, int] = {}
+    for shift in read.shifts:
+        if not isinstance(shift, (ir.CartesianShift, ir.LocalIndex)):
+            return False
+        if isinstance(shift, ir.CartesianShift):
+            offsets[shift.dim] = offsets.get(shift.dim, 0) + shift.amount
+    for dim, amount in offsets.items():
+        sides = [(first, end) for d, first, end in guards if d == dim]
+        if amount > 0 and not any(end is not None for _, end in sides):
+            return False
+        if amount < 0 and not any(first is not None for first, _ in sides):
+            return False
+    return True
+
+
+def _cut(base: ir.Range, guards: tuple[_Guard, ...]) -> ir.Range:
     start, stop = base.start, base.stop
     for dim, first, end in guards:
         if dim != base.dim:
@@ -216,7 +242,7 @@ def _record_reads(
 ) -> None:
     ranges = {r.dim: r for r in statement.domain}
     for value in statement.values:
-        for read, guards in _guarded_reads(value, [], scalars, {}):
+        for read, guards, _ in guarded_reads(value, scalars):
             temporary = temporaries.get(read.field)
             if temporary is None:
                 continue

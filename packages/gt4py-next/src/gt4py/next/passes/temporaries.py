@@ -9,8 +9,12 @@ each read of it, moved by the read's shifts (exactly what lowering without tempo
 Policies:
 
 - ``"recompute"``: inline every candidate (scans are still materialized: they must be).
-- ``"materialize"``: keep every candidate whose reads a domain can be inferred for (only
-  Cartesian shifts, none under a ``where`` branch).
+- ``"materialize"``: keep every candidate whose reads a domain can be inferred for: only
+  Cartesian shifts, and a read shifted inside a ``where`` branch only where the branch's
+  index condition bounds the shift (``concat_where(K < n, t(K + 1), t)``: domain inference
+  cuts the box to the levels it selects; a data-dependent condition would leave the box
+  reaching past what is read). A candidate read in a branch is also kept only if it cannot
+  trap (integer division) at the points the branch would have skipped.
 - ``"auto"`` (default): keep a candidate only where recomputing it costs clearly more than a
   store and a load: it must qualify for ``"materialize"``, be read at several distinct points
   (offsets, counted per reading statement: each statement recomputes its own copy), and
@@ -29,6 +33,7 @@ from typing import Literal
 
 from .. import ir
 from ..lowering import LoweringError, ShiftPusher
+from .domain_inference import bounded_by_guards, guarded_reads
 
 
 Policy = Literal["auto", "materialize", "recompute"]
@@ -205,7 +210,8 @@ class _PassMemo:
     program's size: ICON's graupel has over a hundred candidates) and the moved copies of
     inlined values."""
 
-    def __init__(self) -> None:
+    def __init__(self, scalars: set[str]) -> None:
+        self.scalars = scalars  # the program's scalar parameters (bounds of index conditions)
         self.occurrences = ir.Occurrences()
         self.moved: dict[tuple[int, tuple[object, ...]], tuple[ir.Expr, ir.Expr]] = {}
 
@@ -214,6 +220,21 @@ class _PassMemo:
     ) -> Iterator[tuple[ir.Deref, bool]]:
         for value in statement.values:
             yield from _reads(value, targets, self.occurrences)
+
+    def computable_everywhere(self, statement: ir.Apply) -> bool:
+        """Whether ``statement``'s values may be computed at every point of a box, also where
+        the readers' branches would not have evaluated them (no trapping division)."""
+        return not any(ir.may_trap(v) for v in statement.values)
+
+    def shifts_bounded(self, statement: ir.Apply | ir.Scan, targets: frozenset[str]) -> bool:
+        """Whether every shifted read of ``targets`` in a branch of ``statement`` is bounded
+        by its branches' index conditions (domain inference cuts the box to them)."""
+        return all(
+            bounded_by_guards(read, guards)
+            for value in statement.values
+            for read, guards, in_branch in guarded_reads(value, self.scalars)
+            if in_branch and read.field in targets
+        )
 
     def fields(self, statement: ir.Apply | ir.Scan) -> frozenset[str]:
         return frozenset().union(*(self.occurrences.fields(v) for v in statement.values))
@@ -234,10 +255,17 @@ def _keep(
     # each, from the same intermediates)
     points: set[tuple[int, tuple[tuple[str, int], ...]]] = set()
     for position, other in enumerate(later):
+        shifted_in_branch = False
         for read, guarded in memo.reads(other, outputs):
-            if guarded or not all(isinstance(s, ir.CartesianShift) for s in read.shifts):
-                return False  # no domain can be inferred (or guarded reads may overreach)
-            points.add((position, _offset(read.shifts)))  # type: ignore[arg-type]
+            if not all(isinstance(s, ir.CartesianShift) for s in read.shifts):
+                return False  # through a neighbour table or as_offset: no box to infer
+            offset = _offset(read.shifts)  # type: ignore[arg-type]
+            if guarded and not memo.computable_everywhere(statement):
+                return False  # the branch keeps it from trapping where it is not taken
+            shifted_in_branch = shifted_in_branch or (guarded and bool(offset))
+            points.add((position, offset))
+        if shifted_in_branch and not memo.shifts_bounded(other, outputs):
+            return False  # a shifted read in a branch would widen the box past its need
     if not points:
         return False
     if policy == "materialize":
@@ -290,7 +318,7 @@ def choose_temporaries(
     names = (f"__inl{i}" for i in itertools.count())
     kept: list[ir.Apply | ir.Scan] = []
     dropped: set[str] = set()
-    memo = _PassMemo()
+    memo = _PassMemo({p.name for p in program.params if isinstance(p, ir.ScalarParam)})
     for statement in reversed(program.body):
         writes_candidate = isinstance(statement, ir.Apply) and any(
             o in temporaries for o in statement.outputs
