@@ -31,6 +31,7 @@ import pytest
 
 from gt4py.infra import caching, config, native, pipeline
 from gt4py.infra.native import _tools
+from gt4py.infra.native._module_build import SHIPPED_INCLUDE_DIR
 
 
 pytestmark = pytest.mark.slow
@@ -345,6 +346,53 @@ def test_options_reach_the_compiler(native_env: NativeSession, tmp_path: pathlib
     new_calls = native_env.calls()[before:]
     assert len(new_calls) == 3  # two sources, one link
     assert all("-std=c++20" in call for call in compiles_of(new_calls, ""))
+
+
+def test_precompiled_prelude_is_made_once_and_force_included(native_env: NativeSession) -> None:
+    from gt4py.infra.native import _prelude
+
+    options = native.BuildOptions(precompiled_prelude=True, defines={"PRELUDE_TEST": 1})
+    before = len(native_env.calls())
+    first = native.build_extension("prelude_a", adder_sources("prelude_a", "prelude"), options)
+    second = native.build_extension("prelude_b", adder_sources("prelude_b", "prelude"), options)
+    for path in (first, second):
+        module = native.load_extension(path)
+        assert module.add(40, 2) == 42
+        assert module.total(np.arange(4, dtype=np.float64)) == 6.0
+
+    new_calls = native_env.calls()[before:]
+    precompiles = [call for call in new_calls if "-x c++-header" in call]
+    assert len(precompiles) == 1, precompiles  # one per compile command, shared by both
+    (entry,) = (native_env.cache_dir / "native" / "preludes" / "_dirs").iterdir()
+    header = entry / "extension_prelude.hpp"
+    for source in ("prelude_a.cpp", "prelude_b.cpp"):
+        (compile_,) = compiles_of(new_calls, source)
+        if (entry / "unusable.txt").exists():  # a compiler that does not take it (not GCC)
+            assert "-include" not in compile_
+        else:
+            assert f"-include {header}" in compile_
+            assert pathlib.Path(f"{header}.gch").is_file()
+    # the prelude is keyed by the compile command: other flags, another precompile
+    flags = _prelude.prelude_flags([str(native_env.compiler), "-O1"], SHIPPED_INCLUDE_DIR, "test")
+    assert flags == [] or flags[0] == "-include"
+    assert len(list((native_env.cache_dir / "native" / "preludes" / "_dirs").iterdir())) == 2
+
+
+def test_a_compiler_that_cannot_precompile_builds_without_the_prelude(
+    native_env: NativeSession, tmp_path: pathlib.Path
+) -> None:
+    from gt4py.infra.native import _prelude
+
+    refusing = tmp_path / "refusing-c++"
+    calls = tmp_path / "calls.log"
+    refusing.write_text(f'#!/bin/sh\necho "$*" >> "{calls}"\necho "no headers here" >&2\nexit 1\n')
+    refusing.chmod(refusing.stat().st_mode | stat.S_IXUSR)
+    command = [str(refusing), "-O2"]
+    assert _prelude.prelude_flags(command, SHIPPED_INCLUDE_DIR, "refusing") == []
+    assert _prelude.prelude_flags(command, SHIPPED_INCLUDE_DIR, "refusing") == []
+    assert len(calls.read_text().splitlines()) == 1  # the refusal is remembered, not retried
+    reasons = [p.read_text() for p in (native_env.cache_dir / "native").rglob("unusable.txt")]
+    assert any("no headers here" in reason for reason in reasons)
 
 
 def test_entry_point_checks_count_and_types_and_names_the_argument(

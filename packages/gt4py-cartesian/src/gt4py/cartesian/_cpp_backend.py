@@ -40,7 +40,12 @@ COMPILE_FLAGS = ("-fno-math-errno", "-ffp-contract=off")
 def _build_options() -> Any:
     from gt4py.infra import native
 
-    return native.BuildOptions(openmp=True, cxx_standard=17, extra_compile_flags=COMPILE_FLAGS)
+    return native.BuildOptions(
+        openmp=True,
+        cxx_standard=17,
+        extra_compile_flags=COMPILE_FLAGS,
+        precompiled_prelude=True,  # the module's own includes, parsed once per toolchain
+    )
 
 
 def _module_name(stencil_name: str) -> str:

@@ -27,6 +27,7 @@ from ._errors import CompilationError, ToolchainError
 from ._failed_builds import keep_failed_build, raise_if_disk_full
 from ._host import targets_build_host
 from ._options import CXX_STANDARD_FLAGS, BuildOptions
+from ._prelude import prelude_flags
 from ._toolchain import OBJECTS_SLOT, OUTPUT_SLOT, Toolchain
 
 
@@ -237,6 +238,11 @@ def _ninja_file(
         *tuning,
         *options.extra_compile_flags,
     ]
+    prelude = (
+        prelude_flags(cxx_command, SHIPPED_INCLUDE_DIR, shipped_headers_digest())
+        if options.precompiled_prelude and module.cxx
+        else []
+    )
     objects_slot = toolchain.link_command.index(OBJECTS_SLOT)
     link_before = [
         "$out" if token == OUTPUT_SLOT else token for token in toolchain.link_command[:objects_slot]
@@ -255,7 +261,7 @@ def _ninja_file(
         "ninja_required_version = 1.3",
         "",
         "rule cxx",
-        f"  command = {_command(cxx_command)} -c $in -o $out",
+        f"  command = {_command([*cxx_command, *prelude])} -c $in -o $out",
         "  description = C++ $in",
         "",
         "rule link",

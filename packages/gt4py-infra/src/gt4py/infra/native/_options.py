@@ -36,6 +36,9 @@ class BuildOptions:
     if they change under the same path. ``cuda_emulation`` compiles ``.cu`` sources with the
     host C++ compiler instead of nvcc (``-x c++ -DGT4PY_CUDA_EMULATION``): the shipped
     ``<gt4py/cuda_emulation.hpp>`` then runs every kernel launch on the CPU (ADR 0019).
+    ``precompiled_prelude`` force-includes the shipped ``<gt4py/extension_prelude.hpp>`` in
+    front of the C++ sources, precompiled once per compile command where the compiler can
+    (``_prelude.py``): for many small modules that include those headers anyway.
     """
 
     cxx_standard: int
@@ -51,6 +54,7 @@ class BuildOptions:
     extra_cuda_flags: tuple[str, ...]
     host_tuned: bool | None
     cuda_emulation: bool
+    precompiled_prelude: bool
 
     def __init__(
         self,
@@ -68,6 +72,7 @@ class BuildOptions:
         extra_cuda_flags: Iterable[str] = (),
         host_tuned: bool | None = None,
         cuda_emulation: bool = False,
+        precompiled_prelude: bool = False,
     ) -> None:
         if cxx_standard not in CXX_STANDARD_FLAGS:
             raise ValueError(
@@ -83,6 +88,7 @@ class BuildOptions:
             ("openmp", openmp),
             ("cuda", cuda),
             ("cuda_emulation", cuda_emulation),
+            ("precompiled_prelude", precompiled_prelude),
         ):
             if not isinstance(flag, bool):
                 raise TypeError(f"BuildOptions: {flag_name} must be a bool, got {flag!r}")
@@ -105,6 +111,7 @@ class BuildOptions:
         setattr_(self, "extra_cuda_flags", _words("extra_cuda_flags", extra_cuda_flags))
         setattr_(self, "host_tuned", host_tuned)
         setattr_(self, "cuda_emulation", cuda_emulation)
+        setattr_(self, "precompiled_prelude", precompiled_prelude)
 
     def with_build_type(self, build_type: BuildType) -> BuildOptions:
         return dataclasses.replace(self, build_type=build_type)

@@ -84,8 +84,14 @@ def _operator(operator: FieldOperator[..., Any]) -> tuple[Any, ...]:
 
 def _program(program: Program[...]) -> tuple[Any, ...]:
     checked: CheckedProgram = program.checked
+    # a call node inside the body is keyed by its walk position (the body's dump holds it)
+    position = {id(node): n for n, node in enumerate(ast.walk(checked.body.tree))}
     calls = [
-        (call.operator, call.out_slices, ast.dump(call.node, annotate_fields=False))
+        (
+            call.operator,
+            call.out_slices,
+            position.get(id(call.node)) or ast.dump(call.node, annotate_fields=False),
+        )
         for call in checked.calls
     ]
     return (

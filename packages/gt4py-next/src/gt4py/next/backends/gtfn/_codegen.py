@@ -26,10 +26,12 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from gt4py.infra import native
+
 from ... import ir
 from .._table_layout import TableLayout
 from . import _fusion
-from ._cxx import CXX_TYPES, INCLUDES, entry_point
+from ._cxx import CXX_TYPES, INCLUDES, entry_point, parameter, run_function
 from ._expressions import ExpressionGenerator
 
 
@@ -74,20 +76,24 @@ class CppGenerator(ExpressionGenerator):
     # -- module ---------------------------------------------------------------------------------
 
     def module(self, name: str) -> str:
-        arguments: list[str] = []
+        arguments: list[native.Parameter] = []
         setup: list[str] = []
         self.find_read_only()
         for param in self.program.params:
             if isinstance(param, ir.FieldParam):
                 access = "nb::ro, " if param.name in self._read_only else ""
-                arguments.append(f"nb::ndarray<{access}nb::device::cpu> {param.name}_array")
-                arguments.extend(f"index_t {param.name}_o{i}" for i in range(len(param.dims)))
+                arguments.append(
+                    parameter(f"nb::ndarray<{access}nb::device::cpu>", f"{param.name}_array")
+                )
+                arguments.extend(
+                    parameter("index_t", f"{param.name}_o{i}") for i in range(len(param.dims))
+                )
                 setup.append(self._field_setup(param))
             else:
-                arguments.append(f"{CXX_TYPES[param.dtype]} {param.name}")
+                arguments.append(parameter(CXX_TYPES[param.dtype], param.name))
         for offset in self.program.offsets:
-            arguments.append(f"nb::ndarray<nb::device::cpu> {offset.name}_table")
-            arguments.append(f"index_t {offset.name}_skip")
+            arguments.append(parameter("nb::ndarray<nb::device::cpu>", f"{offset.name}_table"))
+            arguments.append(parameter("index_t", f"{offset.name}_skip"))
             setup.append(self._table_setup(offset))
         setup.extend(self._temporary_setup(t) for t in self.program.temporaries)
         setup.append("  std::atomic<int> gt_status{0};")
@@ -98,12 +104,11 @@ class CppGenerator(ExpressionGenerator):
         # bounds agree at run time (`_fusion`)
         items = _fusion.emit(self.program.body, self._statement, lambda e: self.expr(e, {}))
         body = _fusion.assemble(items, stop)
-        signature = ",\n    ".join(arguments)
         return (
             f"{PRELUDE}\n"
             f"// program {self.program.name}\n"
-            f"static int run(\n    {signature}) {{\n" + "\n".join(setup) + f"\n{body}\n"
-            "  return 0;\n}\n\n" + entry_point(name, arguments)
+            + run_function(arguments, "\n".join(setup) + f"\n{body}")
+            + entry_point(name, arguments)
         )
 
     def find_read_only(self) -> None:

@@ -30,11 +30,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from gt4py.infra import native
+
 from ... import ir
 from .._table_layout import TableLayout
 from . import _fusion
 from ._codegen import CppGenerator
-from ._cxx import CXX_TYPES, INCLUDES, entry_point
+from ._cxx import CXX_TYPES, INCLUDES, entry_point, parameter, run_function
 
 
 PRELUDE = (
@@ -82,7 +84,7 @@ class CudaGenerator(CppGenerator):
 
     def module(self, name: str) -> str:
         self._members, self._constants, self._kernels = [], [], []
-        arguments: list[str] = []
+        arguments: list[native.Parameter] = []
         setup: list[str] = [
             "  const cudaStream_t gt_stream = reinterpret_cast<cudaStream_t>(gt_stream_handle);"
         ]
@@ -91,22 +93,26 @@ class CudaGenerator(CppGenerator):
             if isinstance(param, ir.FieldParam):
                 read_only = param.name in self._read_only
                 access = "nb::ro, " if read_only else ""
-                arguments.append(f"nb::ndarray<{access}GT4PY_ARRAY_DEVICE> {param.name}_array")
-                arguments.extend(f"index_t {param.name}_o{i}" for i in range(len(param.dims)))
+                arguments.append(
+                    parameter(f"nb::ndarray<{access}GT4PY_ARRAY_DEVICE>", f"{param.name}_array")
+                )
+                arguments.extend(
+                    parameter("index_t", f"{param.name}_o{i}") for i in range(len(param.dims))
+                )
                 setup.append(self._field_setup(param))
                 self._field_members(param.name, param.dtype, param.dims, read_only)
             else:
-                arguments.append(f"{CXX_TYPES[param.dtype]} {param.name}")
+                arguments.append(parameter(CXX_TYPES[param.dtype], param.name))
                 self._members.append((CXX_TYPES[param.dtype], param.name))
         for offset in self.program.offsets:
-            arguments.append(f"nb::ndarray<GT4PY_ARRAY_DEVICE> {offset.name}_table")
-            arguments.append(f"index_t {offset.name}_skip")
+            arguments.append(parameter("nb::ndarray<GT4PY_ARRAY_DEVICE>", f"{offset.name}_table"))
+            arguments.append(parameter("index_t", f"{offset.name}_skip"))
             setup.append(self._table_setup(offset))
             self._table_members(offset)
         for temporary in self.program.temporaries:
             setup.append(self._temporary_setup(temporary))
             self._field_members(temporary.name, temporary.dtype, temporary.dims)
-        arguments.append("std::uintptr_t gt_stream_handle")
+        arguments.append(parameter("std::uintptr_t", "gt_stream_handle"))
         self._members.append(("int*", "gt_status"))  # null unless some read is checked
         items = _fusion.emit(self.program.body, self._statement, lambda e: self.expr(e, {}))
         if self.uses_status:
@@ -130,13 +136,14 @@ class CudaGenerator(CppGenerator):
         )
         body = _fusion.assemble(items, stop)
         struct = "struct Params {\n" + "".join(f"  {t} {m};\n" for t, m in self._members) + "};\n"
-        signature = ",\n    ".join(arguments)
         return (
             f"{PRELUDE}\n"
             f"// program {self.program.name}\n"
-            f"{struct}\n" + "\n".join(self._kernels) + "\n"
-            f"static int run(\n    {signature}) {{\n" + "\n".join(setup) + f"\n{body}\n"
-            "  return 0;\n}\n\n" + entry_point(name, arguments)
+            f"{struct}\n"
+            + "\n".join(self._kernels)
+            + "\n"
+            + run_function(arguments, "\n".join(setup) + f"\n{body}")
+            + entry_point(name, arguments)
         )
 
     def _field_members(

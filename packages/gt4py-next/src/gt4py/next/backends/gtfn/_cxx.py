@@ -41,12 +41,19 @@ using index_t = std::int64_t;
 """
 
 
-def entry_point(module: str, declarations: Sequence[str]) -> str:
-    """The module's Python ``run(*args)`` over the C++ ``run``'s parameter declarations
-    (``"<type> <name>"``): infra's one binding generator (ADR 0032). Arguments convert as
-    nanobind's typed binding let them (fields are untyped arrays: no dtype conversion)."""
-    parameters = []
-    for declaration in declarations:
-        type_, name = declaration.rsplit(" ", 1)
-        parameters.append(native.Parameter(type_, name))
+def parameter(type_: str, name: str) -> native.Parameter:
+    """A parameter of the generated ``run``: fields are untyped arrays, so nanobind's typed
+    binding converts nothing but scalars (ADR 0032)."""
+    return native.Parameter(type_, name)
+
+
+def run_function(parameters: Sequence[native.Parameter], body: str) -> str:
+    """``static int run(...) { body }`` over ``parameters``."""
+    signature = ",\n    ".join(f"{p.type} {p.name}" for p in parameters)
+    return f"static int run(\n    {signature}) {{\n{body}\n  return 0;\n}}\n\n"
+
+
+def entry_point(module: str, parameters: Sequence[native.Parameter]) -> str:
+    """The module's Python ``run(*args)`` calling the C++ ``run``: infra's one binding
+    generator (ADR 0032)."""
     return native.entry_point(module, parameters)

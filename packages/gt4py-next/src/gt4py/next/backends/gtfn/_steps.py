@@ -179,6 +179,7 @@ class GTFNCompiler:
             openmp=module.openmp,
             build_type=self.config.build_type,
             extra_compile_flags=self.extra_compile_flags,
+            precompiled_prelude=True,  # the module's own includes, parsed once per toolchain
         )
         return str(native.build_extension(module.name, dict(module.sources), options))
 
