@@ -230,10 +230,20 @@ def test_header_digest_covers_names_and_contents():
     digest = _module_build.shipped_headers_digest()
     assert len(digest) == 64
     headers = sorted(p.name for p in (_module_build.SHIPPED_INCLUDE_DIR / "gt4py").iterdir())
-    assert headers == ["cuda_emulation.hpp", "cuda_launch.hpp", "python_semantics.hpp"]
+    assert headers == [
+        "cuda_emulation.hpp",
+        "cuda_launch.hpp",
+        "extension_prelude.hpp",
+        "python_semantics.hpp",
+    ]
 
 
 def test_the_wheel_ships_the_headers(wheel_of):
     names = zipfile.ZipFile(wheel_of("gt4py_infra")).namelist()
-    for header in ("python_semantics.hpp", "cuda_launch.hpp", "cuda_emulation.hpp"):
+    for header in (
+        "python_semantics.hpp",
+        "cuda_launch.hpp",
+        "cuda_emulation.hpp",
+        "extension_prelude.hpp",
+    ):
         assert f"gt4py/infra/native/include/gt4py/{header}" in names
