@@ -496,7 +496,7 @@ class CppGenerator(IRGenerator):
             tuple_type = ", ".join(["idx"] * len(f.axes))
             signature.append(native.Parameter(f"std::tuple<{tuple_type}>", f"origin_{f.name}"))
         signature.extend(self.extra_run_parameters())
-        declarations = ", ".join(f"{p.type} {p.name}" for p in signature)
+        declarations = ", ".join(p.declaration for p in signature)
         self.emit(f"void run({declarations}) {{")
         self.depth += 1
         self.emit("Args args;")

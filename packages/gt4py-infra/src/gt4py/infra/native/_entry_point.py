@@ -36,6 +36,11 @@ class Parameter:
     name: str
     convert: bool = True
 
+    @property
+    def declaration(self) -> str:
+        """``"<type> <name>"``, as in ``run``'s parameter list."""
+        return f"{self.type} {self.name}"
+
 
 def entry_point(
     module: str, parameters: Sequence[Parameter], *, returns: bool = True, doc: str = ""

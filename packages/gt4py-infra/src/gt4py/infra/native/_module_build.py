@@ -192,8 +192,15 @@ def build_module(
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(code, encoding="utf-8")
     output = module.name + toolchain.extension_suffix
+    cxx_command = _cxx_command(toolchain, options, cuda)
+    prelude = (
+        prelude_flags(cxx_command, SHIPPED_INCLUDE_DIR, shipped_headers_digest())
+        if options.precompiled_prelude and module.cxx
+        else []
+    )
     (build_dir / "build.ninja").write_text(
-        _ninja_file(toolchain, module, options, cuda, output), encoding="utf-8"
+        _ninja_file(toolchain, module, options, cuda, output, cxx_command, prelude),
+        encoding="utf-8",
     )
     jobs = str(config.BUILD_JOBS.get())
     completed = _tools.run_tool(ninja, ["-j", jobs], cwd=build_dir)
@@ -206,14 +213,10 @@ def build_module(
     return build_dir / output
 
 
-def _ninja_file(
-    toolchain: Toolchain,
-    module: ModuleSources,
-    options: BuildOptions,
-    cuda: CudaToolkit | None,
-    output: str,
-) -> str:
-    standard = CXX_STANDARD_FLAGS[options.cxx_standard]
+def _cxx_command(
+    toolchain: Toolchain, options: BuildOptions, cuda: CudaToolkit | None
+) -> list[str]:
+    """The C++ compile command of a module before its source and output."""
     openmp = list(toolchain.openmp_flags or ()) if options.openmp else []
     user_includes = [
         "-Isrc",
@@ -221,16 +224,15 @@ def _ninja_file(
         f"-I{SHIPPED_INCLUDE_DIR}",
     ]
     cuda_includes = [f"-I{cuda.include_dir}"] if cuda else []
-
     # Before the extra flags, so that an explicit -march=... there wins (the last one does).
     tuning = (
         toolchain.host_tuning_flags
         if options.host_tuned and not targets_build_host(options.extra_compile_flags)
         else ()
     )
-    cxx_command = [
+    return [
         *toolchain.compile_command,
-        f"-std={standard}",
+        f"-std={CXX_STANDARD_FLAGS[options.cxx_standard]}",
         *options.define_flags(),
         *user_includes,
         *cuda_includes,
@@ -238,11 +240,20 @@ def _ninja_file(
         *tuning,
         *options.extra_compile_flags,
     ]
-    prelude = (
-        prelude_flags(cxx_command, SHIPPED_INCLUDE_DIR, shipped_headers_digest())
-        if options.precompiled_prelude and module.cxx
-        else []
-    )
+
+
+def _ninja_file(
+    toolchain: Toolchain,
+    module: ModuleSources,
+    options: BuildOptions,
+    cuda: CudaToolkit | None,
+    output: str,
+    cxx_command: Sequence[str],
+    prelude: Sequence[str],
+) -> str:
+    """``build.ninja``: ``cxx_command`` (:func:`_cxx_command`) compiles the C++ sources,
+    with the ``prelude`` flags (``_prelude``), and the emulated CUDA ones."""
+    openmp = list(toolchain.openmp_flags or ()) if options.openmp else []
     objects_slot = toolchain.link_command.index(OBJECTS_SLOT)
     link_before = [
         "$out" if token == OUTPUT_SLOT else token for token in toolchain.link_command[:objects_slot]

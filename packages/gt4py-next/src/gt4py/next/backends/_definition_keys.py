@@ -90,7 +90,9 @@ def _program(program: Program[...]) -> tuple[Any, ...]:
         (
             call.operator,
             call.out_slices,
-            position.get(id(call.node)) or ast.dump(call.node, annotate_fields=False),
+            position[id(call.node)]
+            if id(call.node) in position
+            else ast.dump(call.node, annotate_fields=False),
         )
         for call in checked.calls
     ]

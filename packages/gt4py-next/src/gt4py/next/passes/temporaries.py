@@ -221,11 +221,6 @@ class _PassMemo:
         for value in statement.values:
             yield from _reads(value, targets, self.occurrences)
 
-    def computable_everywhere(self, statement: ir.Apply) -> bool:
-        """Whether ``statement``'s values may be computed at every point of a box, also where
-        the readers' branches would not have evaluated them (no trapping division)."""
-        return not any(ir.may_trap(v) for v in statement.values)
-
     def shifts_bounded(self, statement: ir.Apply | ir.Scan, targets: frozenset[str]) -> bool:
         """Whether every shifted read of ``targets`` in a branch of ``statement`` is bounded
         by its branches' index conditions (domain inference cuts the box to them)."""
@@ -254,20 +249,22 @@ def _keep(
     # (each statement evaluates its own copy: ICON's graupel writes 28 outputs, one statement
     # each, from the same intermediates)
     points: set[tuple[int, tuple[tuple[str, int], ...]]] = set()
+    read_in_branch = False
     for position, other in enumerate(later):
         shifted_in_branch = False
         for read, guarded in memo.reads(other, outputs):
             if not all(isinstance(s, ir.CartesianShift) for s in read.shifts):
                 return False  # through a neighbour table or as_offset: no box to infer
             offset = _offset(read.shifts)  # type: ignore[arg-type]
-            if guarded and not memo.computable_everywhere(statement):
-                return False  # the branch keeps it from trapping where it is not taken
+            read_in_branch = read_in_branch or guarded
             shifted_in_branch = shifted_in_branch or (guarded and bool(offset))
             points.add((position, offset))
         if shifted_in_branch and not memo.shifts_bounded(other, outputs):
             return False  # a shifted read in a branch would widen the box past its need
     if not points:
         return False
+    if read_in_branch and any(ir.may_trap(v) for v in statement.values):
+        return False  # the branch kept it from trapping (integer division) where not taken
     if policy == "materialize":
         return True
     distinct = len(points)

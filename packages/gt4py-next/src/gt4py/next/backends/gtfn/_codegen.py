@@ -31,7 +31,7 @@ from gt4py.infra import native
 from ... import ir
 from .._table_layout import TableLayout
 from . import _fusion
-from ._cxx import CXX_TYPES, INCLUDES, entry_point, parameter, run_function
+from ._cxx import CXX_TYPES, INCLUDES, run_function
 from ._expressions import ExpressionGenerator
 
 
@@ -83,17 +83,20 @@ class CppGenerator(ExpressionGenerator):
             if isinstance(param, ir.FieldParam):
                 access = "nb::ro, " if param.name in self._read_only else ""
                 arguments.append(
-                    parameter(f"nb::ndarray<{access}nb::device::cpu>", f"{param.name}_array")
+                    native.Parameter(f"nb::ndarray<{access}nb::device::cpu>", f"{param.name}_array")
                 )
                 arguments.extend(
-                    parameter("index_t", f"{param.name}_o{i}") for i in range(len(param.dims))
+                    native.Parameter("index_t", f"{param.name}_o{i}")
+                    for i in range(len(param.dims))
                 )
                 setup.append(self._field_setup(param))
             else:
-                arguments.append(parameter(CXX_TYPES[param.dtype], param.name))
+                arguments.append(native.Parameter(CXX_TYPES[param.dtype], param.name))
         for offset in self.program.offsets:
-            arguments.append(parameter("nb::ndarray<nb::device::cpu>", f"{offset.name}_table"))
-            arguments.append(parameter("index_t", f"{offset.name}_skip"))
+            arguments.append(
+                native.Parameter("nb::ndarray<nb::device::cpu>", f"{offset.name}_table")
+            )
+            arguments.append(native.Parameter("index_t", f"{offset.name}_skip"))
             setup.append(self._table_setup(offset))
         setup.extend(self._temporary_setup(t) for t in self.program.temporaries)
         setup.append("  std::atomic<int> gt_status{0};")
@@ -108,7 +111,7 @@ class CppGenerator(ExpressionGenerator):
             f"{PRELUDE}\n"
             f"// program {self.program.name}\n"
             + run_function(arguments, "\n".join(setup) + f"\n{body}")
-            + entry_point(name, arguments)
+            + native.entry_point(name, arguments)
         )
 
     def find_read_only(self) -> None:

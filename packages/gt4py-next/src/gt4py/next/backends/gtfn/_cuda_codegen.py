@@ -36,7 +36,7 @@ from ... import ir
 from .._table_layout import TableLayout
 from . import _fusion
 from ._codegen import CppGenerator
-from ._cxx import CXX_TYPES, INCLUDES, entry_point, parameter, run_function
+from ._cxx import CXX_TYPES, INCLUDES, run_function
 
 
 PRELUDE = (
@@ -94,25 +94,30 @@ class CudaGenerator(CppGenerator):
                 read_only = param.name in self._read_only
                 access = "nb::ro, " if read_only else ""
                 arguments.append(
-                    parameter(f"nb::ndarray<{access}GT4PY_ARRAY_DEVICE>", f"{param.name}_array")
+                    native.Parameter(
+                        f"nb::ndarray<{access}GT4PY_ARRAY_DEVICE>", f"{param.name}_array"
+                    )
                 )
                 arguments.extend(
-                    parameter("index_t", f"{param.name}_o{i}") for i in range(len(param.dims))
+                    native.Parameter("index_t", f"{param.name}_o{i}")
+                    for i in range(len(param.dims))
                 )
                 setup.append(self._field_setup(param))
                 self._field_members(param.name, param.dtype, param.dims, read_only)
             else:
-                arguments.append(parameter(CXX_TYPES[param.dtype], param.name))
+                arguments.append(native.Parameter(CXX_TYPES[param.dtype], param.name))
                 self._members.append((CXX_TYPES[param.dtype], param.name))
         for offset in self.program.offsets:
-            arguments.append(parameter("nb::ndarray<GT4PY_ARRAY_DEVICE>", f"{offset.name}_table"))
-            arguments.append(parameter("index_t", f"{offset.name}_skip"))
+            arguments.append(
+                native.Parameter("nb::ndarray<GT4PY_ARRAY_DEVICE>", f"{offset.name}_table")
+            )
+            arguments.append(native.Parameter("index_t", f"{offset.name}_skip"))
             setup.append(self._table_setup(offset))
             self._table_members(offset)
         for temporary in self.program.temporaries:
             setup.append(self._temporary_setup(temporary))
             self._field_members(temporary.name, temporary.dtype, temporary.dims)
-        arguments.append(parameter("std::uintptr_t", "gt_stream_handle"))
+        arguments.append(native.Parameter("std::uintptr_t", "gt_stream_handle"))
         self._members.append(("int*", "gt_status"))  # null unless some read is checked
         items = _fusion.emit(self.program.body, self._statement, lambda e: self.expr(e, {}))
         if self.uses_status:
@@ -143,7 +148,7 @@ class CudaGenerator(CppGenerator):
             + "\n".join(self._kernels)
             + "\n"
             + run_function(arguments, "\n".join(setup) + f"\n{body}")
-            + entry_point(name, arguments)
+            + native.entry_point(name, arguments)
         )
 
     def _field_members(

@@ -41,19 +41,7 @@ using index_t = std::int64_t;
 """
 
 
-def parameter(type_: str, name: str) -> native.Parameter:
-    """A parameter of the generated ``run``: fields are untyped arrays, so nanobind's typed
-    binding converts nothing but scalars (ADR 0032)."""
-    return native.Parameter(type_, name)
-
-
 def run_function(parameters: Sequence[native.Parameter], body: str) -> str:
     """``static int run(...) { body }`` over ``parameters``."""
-    signature = ",\n    ".join(f"{p.type} {p.name}" for p in parameters)
+    signature = ",\n    ".join(p.declaration for p in parameters)
     return f"static int run(\n    {signature}) {{\n{body}\n  return 0;\n}}\n\n"
-
-
-def entry_point(module: str, parameters: Sequence[native.Parameter]) -> str:
-    """The module's Python ``run(*args)`` calling the C++ ``run``: infra's one binding
-    generator (ADR 0032)."""
-    return native.entry_point(module, parameters)
