@@ -98,7 +98,9 @@ def fake_toolchain(host_tuning_flags: tuple[str, ...]) -> Toolchain:
 
 def compile_rule(options: native.BuildOptions, tuning: tuple[str, ...]) -> str:
     module = _module_build.ModuleSources.validate("m", SOURCE, cuda=False)
-    ninja = _module_build._ninja_file(fake_toolchain(tuning), module, options, None, "m.so")
+    toolchain = fake_toolchain(tuning)
+    command = _module_build._cxx_command(toolchain, options, None)
+    ninja = _module_build._ninja_file(toolchain, module, options, None, "m.so", command, [])
     [line] = [line for line in ninja.splitlines() if "-c $in" in line]
     return line
 
