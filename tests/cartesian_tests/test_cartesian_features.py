@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from gt4py.cartesian import gtscript
+from gt4py.cartesian.definitions import AccessKind
 from gt4py.cartesian.gtscript import (
     BACKWARD,
     FORWARD,
@@ -42,8 +43,10 @@ def test_laplacian_with_temporary_and_halo(backend):
     lap(a, out, 2.0, origin=(1, 0, 0), domain=(6, 7, 3))
     np.testing.assert_allclose(out[1:7], 2.0 * (a[2:8] - 2 * a[1:7] + a[0:6]))
     assert lap.field_info["a"].boundary[0] == (1, 1)
-    assert lap.field_info["out"].access == "out"
+    assert lap.field_info["out"].access == AccessKind.WRITE
+    assert lap.field_info["a"].access == AccessKind.READ
     assert lap.parameter_info["alpha"].dtype == np.float64
+    assert lap.parameter_info["alpha"].access == AccessKind.READ
 
 
 def test_default_origin_and_domain_from_halo(backend):

@@ -21,7 +21,7 @@ K_CONTIGUOUS_DATA_INNER = AxisOrderLayout("IJK", data_dimensions="inner")
 @pytest.mark.parametrize(
     ("dimensions", "expected"),
     [
-        # released gt:cpu_ifirst maps: I contiguous, then K, J outermost, data outermost
+        # I contiguous, then K, J outermost, data outermost
         (("I", "J", "K"), (2, 0, 1)),
         (("I", "J"), (1, 0)),
         (("I", "K"), (1, 0)),

@@ -15,15 +15,35 @@ from gt4py.storage import AxisOrderLayout, UnknownBackendError, c_order_layout
 
 GTSCRIPT_BACKENDS = {
     # name: (device, alignment in elements, layout map of an IJK storage)
+    # (released gt4py 1.2.3's ``backend.from_name(name).storage_info``, read off it)
     "numpy": ("cpu", 1, (0, 1, 2)),
     "debug": ("cpu", 1, (0, 1, 2)),
     "gt:cpu_kfirst": ("cpu", 1, (0, 1, 2)),
-    "gt:cpu_ifirst": ("cpu", 8, (2, 0, 1)),
+    "gt:cpu_ifirst": ("cpu", 1, (2, 1, 0)),
     "gt:gpu": ("gpu", 32, (2, 1, 0)),
     "cuda": ("gpu", 32, (2, 1, 0)),
     "dace:cpu": ("cpu", 1, (1, 2, 0)),
-    "dace:gpu": ("gpu", 32, (2, 1, 0)),
+    "dace:cpu_kfirst": ("cpu", 1, (0, 1, 2)),
+    "dace:cpu_KJI": ("cpu", 1, (2, 1, 0)),
+    "dace:gpu": ("gpu", 1, (2, 1, 0)),
+    "dace:gpu_IJK": ("gpu", 1, (0, 1, 2)),
 }
+
+#: Released's layout maps of storages with data dimensions, lower-dimensional ones included:
+#: data dimensions outermost on every backend.
+RELEASED_LAYOUT_MAPS = {
+    ("I", "J", "K", "3"): {"numpy": (1, 2, 3, 0), "gt:cpu_ifirst": (3, 2, 1, 0)},
+    ("I", "J", "K", "2", "3"): {"numpy": (2, 3, 4, 0, 1), "gt:cpu_ifirst": (4, 3, 2, 0, 1)},
+    ("I", "J", "3"): {"numpy": (1, 2, 0), "gt:cpu_ifirst": (2, 1, 0)},
+    ("I", "K"): {"numpy": (0, 1), "gt:cpu_ifirst": (1, 0), "dace:cpu": (1, 0)},
+    ("K", "4"): {"numpy": (1, 0), "gt:cpu_ifirst": (1, 0)},
+}
+
+
+@pytest.mark.parametrize("dimensions", sorted(RELEASED_LAYOUT_MAPS))
+def test_layout_maps_of_data_dimensions_are_released_ones(dimensions: tuple[str, ...]) -> None:
+    for name, expected in RELEASED_LAYOUT_MAPS[dimensions].items():
+        assert storage.backend_layout(name).layout_map(dimensions) == expected, name
 
 
 @pytest.fixture

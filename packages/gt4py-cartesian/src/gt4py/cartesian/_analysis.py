@@ -325,6 +325,12 @@ def analyse(stencil: ir.Stencil) -> AnalysedStencil:
         temp_halo = temp_halo.union(stmt_ext[id(stmt)])
     for name in temps:
         temp_halo = temp_halo.union(field_ext.get(name, ZERO))
+    # scalar parameters are read-only: "in" where the stencil reads one (released's
+    # parameter_info tells used scalars from unused ones)
+    scalars = {p.name for p in stencil.params if isinstance(p, ir.ScalarDecl)}
+    for node in stencil.iter_tree():
+        if isinstance(node, ir.ScalarRef) and node.name in scalars:
+            access[node.name] = "in"
     for param in stencil.params:
         access.setdefault(param.name, "none")
     return AnalysedStencil(

@@ -49,6 +49,9 @@ class Backend:
     packager: str = "gt4py.cartesian._backends:python_module_entry"
     options: Mapping[str, type] = dataclasses.field(default_factory=dict)
     test_only: bool = False
+    #: "module:function" returning why this backend cannot build here (None: it can); asked
+    #: before any work (e.g. the DaCe backends without DaCe installed).
+    availability: str | None = None
 
     @property
     def STAGES(self) -> tuple[Stage, ...]:
@@ -59,6 +62,10 @@ class Backend:
         """The function producing ``stage``'s value (imported now)."""
         step: p.Step = _resolve(dict(self.steps)[stage])
         return step
+
+    def unavailable_reason(self) -> str | None:
+        """Why no stencil can be built for this backend here, or None."""
+        return None if self.availability is None else _resolve(self.availability)(self.name)
 
     def package(self, values: Mapping[str, Any], request: p.BuildRequest) -> EntryContents:
         packager: Packager = _resolve(self.packager)
@@ -121,10 +128,35 @@ for _name in ("gt:gpu", "cuda", "gt:gpu_emulated"):
             _name,
             (*_COMMON_STEPS, (p.CU, f"{_CPP}:cuda_source"), (p.SO, f"{_CPP}:build_extension")),
             packager=f"{_CPP}:extension_entry",
+            options={"device_sync": bool},
             # gt:gpu_emulated, for tests (CI has no GPU): the gt:gpu CUDA source, compiled by
             # the host compiler with its launches and CUDA runtime emulated on the CPU
             # (<gt4py/cuda_emulation.hpp>), run on host (numpy) arrays in the gt:gpu layout.
             # Not a backend for users: it proves the kernels' logic, not GPU behaviour.
             test_only=_name == "gt:gpu_emulated",
         )
+    )
+
+# The DaCe backends (released's names and storage layouts, gt4py.storage): registered always,
+# so that frameworks resolve them (NDSL does at import: ``backend.from_name("dace:gpu")``).
+# Building a stencil for one is issue 42's work; until then the availability check says so
+# before any work is done (ADR 0040).
+for _name in ("dace:cpu", "dace:cpu_kfirst", "dace:cpu_KJI", "dace:gpu", "dace:gpu_IJK"):
+    register_backend(
+        Backend(
+            _name,
+            (*_COMMON_STEPS,),
+            availability="gt4py.cartesian._backends:dace_availability",
+        )
+    )
+del _name
+
+
+def dace_availability(name: str) -> str | None:
+    """Why the DaCe backend ``name`` cannot build stencils: this gt4py does not generate
+    SDFGs yet (whether or not DaCe is installed)."""
+    return (
+        f"backend {name!r} is registered (its storage layout, backend.from_name) but this "
+        "gt4py cannot build DaCe stencils yet; use 'gt:cpu_ifirst' / 'gt:cpu_kfirst' on CPUs "
+        "or 'gt:gpu' on GPUs"
     )

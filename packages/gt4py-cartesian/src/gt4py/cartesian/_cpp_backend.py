@@ -37,13 +37,27 @@ if TYPE_CHECKING:  # loading a cached stencil must not import the IR and analysi
 COMPILE_FLAGS = ("-fno-math-errno", "-ffp-contract=off")
 
 
-def _build_options() -> Any:
+def extra_build_flags(backend: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The user's extra (compile, link) flags for ``backend`` from released's
+    ``gt4py.cartesian.config.build_settings`` (``extra_compile_args["cxx"]`` or, for CUDA,
+    ``["cuda"]``; ``extra_link_args``), read when a stencil is built and keyed with it."""
+    from .config import build_settings
+
+    kind = "cuda" if backend in GPU_BACKENDS and backend not in EMULATED_BACKENDS else "cxx"
+    compile_args = build_settings.get("extra_compile_args", {}).get(kind, ())
+    link_args = build_settings.get("extra_link_args", ())
+    return tuple(map(str, compile_args)), tuple(map(str, link_args))
+
+
+def _build_options(backend: str) -> Any:
     from gt4py.infra import native
 
+    extra_compile, extra_link = extra_build_flags(backend)
     return native.BuildOptions(
         openmp=True,
         cxx_standard=17,
-        extra_compile_flags=COMPILE_FLAGS,
+        extra_compile_flags=(*COMPILE_FLAGS, *extra_compile),
+        extra_link_flags=extra_link,
         precompiled_prelude=True,  # the module's own includes, parsed once per toolchain
     )
 
@@ -57,11 +71,11 @@ def build(name: str, sources: Mapping[str, str], *, stencil: str, backend: str) 
     from gt4py.infra import native
 
     if backend in EMULATED_BACKENDS:
-        options = _emulated_build_options()
+        options = _emulated_build_options(backend)
     elif backend in GPU_BACKENDS:
-        options = _cuda_build_options()
+        options = _cuda_build_options(backend)
     else:
-        options = _build_options()
+        options = _build_options(backend)
     try:
         return native.build_extension(name, sources, options)
     except native.CompilationError as error:
@@ -104,21 +118,29 @@ def cuda_arch() -> str | None:
         return None
 
 
-def _cuda_build_options() -> Any:
+def _cuda_build_options(backend: str) -> Any:
     from gt4py.infra import native
 
     arch = cuda_arch()
-    flags = (*CUDA_FLAGS, *((f"-arch={arch}",) if arch else ()))
-    return native.BuildOptions(cuda=True, cxx_standard=17, extra_cuda_flags=flags)
+    extra_compile, extra_link = extra_build_flags(backend)
+    flags = (*CUDA_FLAGS, *((f"-arch={arch}",) if arch else ()), *extra_compile)
+    return native.BuildOptions(
+        cuda=True, cxx_standard=17, extra_cuda_flags=flags, extra_link_flags=extra_link
+    )
 
 
-def _emulated_build_options() -> Any:
+def _emulated_build_options(backend: str) -> Any:
     from gt4py.infra import native
 
     # the .cu compiled as C++ with -DGT4PY_CUDA_EMULATION; the blocks of a launch run in
     # parallel under OpenMP
+    extra_compile, extra_link = extra_build_flags(backend)
     return native.BuildOptions(
-        cuda_emulation=True, openmp=True, cxx_standard=17, extra_compile_flags=COMPILE_FLAGS
+        cuda_emulation=True,
+        openmp=True,
+        cxx_standard=17,
+        extra_compile_flags=(*COMPILE_FLAGS, *extra_compile),
+        extra_link_flags=extra_link,
     )
 
 
@@ -132,9 +154,11 @@ def no_stream_runner(run: Any) -> Any:
     return run_on_no_stream
 
 
-def stream_runner(run: Any) -> Any:
+def stream_runner(run: Any, device_sync: bool = True) -> Any:
     """``run`` of a gt:gpu extension with cupy's current stream as its last argument (cupy is
-    imported on the first call: building and loading a stencil need no GPU)."""
+    imported on the first call: building and loading a stencil need no GPU); with
+    ``device_sync`` (the backend option, released's default) the call returns once the
+    stencil has run, else as soon as it is queued on the stream."""
     stream: list[Any] = []
 
     def run_on_current_stream(*args: Any) -> Any:
@@ -147,7 +171,11 @@ def stream_runner(run: Any) -> Any:
                     "'gt4py-cartesian[cuda12]' (or [cuda13]), or the cupy of your CUDA version"
                 ) from None
             stream.append(cupy.cuda.get_current_stream)
-        return run(*args, stream[0]().ptr)
+        current = stream[0]()
+        result = run(*args, current.ptr)
+        if device_sync:
+            current.synchronize()
+        return result
 
     return run_on_current_stream
 
@@ -191,7 +219,8 @@ def extension_entry(values: Mapping[str, Any], request: BuildRequest) -> EntryCo
     if request.backend in EMULATED_BACKENDS:
         run = "run = _cpp_backend.no_stream_runner(_extension.run)"
     elif request.backend in GPU_BACKENDS:
-        run = "run = _cpp_backend.stream_runner(_extension.run)"
+        sync = bool(request.options.get("device_sync", True))
+        run = f"run = _cpp_backend.stream_runner(_extension.run, device_sync={sync})"
     else:
         run = "run = _extension.run"
     code = "\n".join(

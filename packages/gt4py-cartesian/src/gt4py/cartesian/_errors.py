@@ -66,6 +66,11 @@ class StencilCompilationError(GTScriptError):
         self.source_dir = source_dir
 
 
+class BackendNotAvailableError(GTScriptError):
+    """A registered backend that cannot build stencils here (a missing extra, an unbuilt
+    backend): raised before any work, naming what to install or use instead."""
+
+
 #: The errors about the user's definition or call, whose tracebacks the entry points (the
 #: decorators, ``StencilObject.__call__``) cut down to the user's frames (ADR 0030). A
 #: ``StencilCompilationError`` is gt4py's (its generated code did not compile): never filtered.
@@ -73,10 +78,12 @@ USER_ERRORS: tuple[type[Exception], ...] = (
     GTScriptSyntaxError,
     GTScriptDefinitionError,
     StencilArgumentError,
+    BackendNotAvailableError,
 )
 
 
 __all__ = [
+    "BackendNotAvailableError",
     "GTScriptDefinitionError",
     "GTScriptError",
     "GTScriptSymbolError",

@@ -18,6 +18,7 @@ import numpy as np
 from . import _dsl_names as dsl, _ir as ir
 from ._errors import GTScriptDefinitionError, GTScriptError
 from ._frontend_base import BINOPS, CMPOPS, LANGUAGE_NAMES, NotConstant, ParserBase
+from ._literal_precision import literal_dtype
 
 
 class ConstantEvaluation(ParserBase):
@@ -196,8 +197,8 @@ def literal(value: Any, node: ast.AST, parser: ParserBase) -> ir.Constant:
         return ir.Constant(value=repr(bool(value)), dtype="bool")
     if isinstance(value, np.generic) and value.dtype.kind in "iuf":
         return ir.Constant(value=repr(value.item()), dtype=value.dtype.name)
-    if isinstance(value, int):
-        return ir.Constant(value=repr(value), dtype="int64")
+    if isinstance(value, int):  # untyped: GT4PY_LITERAL_INT_PRECISION (64 by default)
+        return ir.Constant(value=repr(value), dtype=literal_dtype("int"))
     if isinstance(value, float):
-        return ir.Constant(value=repr(value), dtype="float64")
+        return ir.Constant(value=repr(value), dtype=literal_dtype("float"))
     raise parser._definition(f"{value!r} cannot be used as a value in GTScript", node)

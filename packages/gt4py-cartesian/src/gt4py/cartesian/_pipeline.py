@@ -53,6 +53,7 @@ class BuildRequest:
     externals: Mapping[str, Any]
     dtypes: Mapping[str, Any]
     annotation_locals: Mapping[str, Any] | None
+    options: Mapping[str, Any] = dataclasses.field(default_factory=dict)  # the backend's own
 
 
 #: One stage transition: (the previous stage's value, the request) -> this stage's value.

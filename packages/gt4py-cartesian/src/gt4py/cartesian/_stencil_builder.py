@@ -26,11 +26,13 @@ import json
 import linecache
 import os
 import pathlib
+import re
 import shutil
 import socket
 import sys
 import tempfile
 import threading
+import time
 import types
 import zlib
 from collections.abc import Callable, Iterator, Mapping
@@ -43,7 +45,7 @@ from gt4py.infra.tracebacks import hide_internal_frames
 
 from . import _backends
 from ._backends import MODULE_FILE, Backend, EntryContents
-from ._errors import USER_ERRORS, GTScriptDefinitionError
+from ._errors import USER_ERRORS, BackendNotAvailableError, GTScriptDefinitionError
 from ._pipeline import BuildRequest, render
 from ._stencil_key import stencil_identity
 from ._stencil_object import StencilObject
@@ -59,12 +61,18 @@ _rebuilt_numbers = itertools.count(1)
 REBUILD_PREFIX = "gt4py-rebuild-"
 
 
-def run_stages(backend: Backend, request: BuildRequest) -> dict[str, Any]:
-    """Every declared stage's value, each step fed the previous stage's value."""
+def run_stages(
+    backend: Backend, request: BuildRequest, durations: dict[str, float] | None = None
+) -> dict[str, Any]:
+    """Every declared stage's value, each step fed the previous stage's value (and, into
+    ``durations``, the seconds each step took)."""
     values: dict[str, Any] = {}
     value: Any = request
     for stage in backend.STAGES:
+        start = time.perf_counter()
         value = values[stage.name] = backend.step(stage)(value, request)
+        if durations is not None:
+            durations[stage.name] = time.perf_counter() - start
     return values
 
 
@@ -125,11 +133,12 @@ def build_stencil(
     if not isinstance(func, types.FunctionType | types.MethodType):
         raise TypeError(f"a stencil definition must be a Python function, got {func!r}")
     backend_obj = _backends.get_backend(backend)
-    unknown = set(options) - set(backend_obj.options)
-    if unknown:
-        raise GTScriptDefinitionError(
-            f"backend {backend!r} does not accept option(s) {sorted(unknown)}"
-        )
+    unavailable = backend_obj.unavailable_reason()
+    if unavailable is not None:
+        raise BackendNotAvailableError(unavailable)
+    options, common = split_stencil_options(backend_obj, options)
+    build_info: dict[str, Any] | None = common.get("build_info")
+    started = time.perf_counter()
     request = BuildRequest(
         func=func,
         name=name or func.__name__,
@@ -137,6 +146,7 @@ def build_stencil(
         externals=dict(externals or {}),
         dtypes=dict(dtypes or {}),
         annotation_locals=annotation_locals,
+        options=options,
     )
     identity = stencil_identity(
         func,
@@ -153,9 +163,10 @@ def build_stencil(
         pipeline.CompileEvent(what=identity.call, target=backend) as event,
         build_label(f"{identity.call} for {backend}"),
     ):
+        durations: dict[str, float] = {}
 
         def build(directory: pathlib.Path) -> None:
-            values = run_stages(backend_obj, request)
+            values = run_stages(backend_obj, request, durations)
             _dump(backend_obj, request, values)
             contents = backend_obj.package(values, request)
             _publish(contents, values, directory)
@@ -171,6 +182,7 @@ def build_stencil(
             with _lock:
                 loaded = _loaded.get(digest)
             entry = _cache.get_or_build(identity.key, build)
+            loading = time.perf_counter()
             if loaded is None:
                 module = import_generated_module(
                     entry / MODULE_FILE, f"gt4py_cartesian_stencil_{digest}"
@@ -190,12 +202,113 @@ def build_stencil(
         stages = lambda: fresh  # noqa: E731 - as lazy as the entry's
     else:
         stages = functools.partial(_entry_stages, backend_obj, entry)
-    stencil = StencilObject(
-        module, module.METADATA, source_path=str(entry / MODULE_FILE), stages=stages
+    if rebuild:
+        loading = time.perf_counter()
+    stencil_id = identity.key.digest[:10]
+    stencil_class = _stencil_class(request.name, backend, stencil_id)
+    stencil = stencil_class(
+        module,
+        module.METADATA,
+        source_path=str(entry / MODULE_FILE),
+        stages=stages,
+        stencil_id=stencil_id,
+        options={
+            "name": request.name.rpartition(".")[2],
+            "module": request.name.rpartition(".")[0] or getattr(func, "__module__", None),
+            "backend_opts": dict(options),
+            "rebuild": rebuild,
+            **{k: v for k, v in common.items() if k != "build_info"},
+        },
     )
     stencil.__doc__ = func.__doc__
+    if build_info is not None:
+        _fill_build_info(build_info, durations, started, loading, backend_obj)
     sys.modules.setdefault(module.__name__, module)
     return stencil
+
+
+#: Keywords every backend takes (released's build options): not part of the cache key, as
+#: none changes the generated code. ``build_info`` is a dict filled with the build's timings;
+#: ``format_source`` is accepted (generated code is always written readable);
+#: ``oir_pipeline`` may skip released's optimization passes, none of which this gt4py's
+#: generators apply (ADR 0040).
+COMMON_OPTIONS = ("build_info", "format_source", "oir_pipeline")
+
+
+def split_stencil_options(
+    backend: Backend, options: Mapping[str, Any]
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``options`` as (the backend's own, the common ones), checked: an unknown option is an
+    error naming the accepted ones."""
+    from ._released_passes import DefaultPipeline
+
+    own = {k: v for k, v in options.items() if k not in COMMON_OPTIONS}
+    common = {k: v for k, v in options.items() if k in COMMON_OPTIONS}
+    unknown = set(own) - set(backend.options)
+    if unknown:
+        accepted = sorted({*backend.options, *COMMON_OPTIONS})
+        raise GTScriptDefinitionError(
+            f"backend {backend.name!r} does not accept option(s) {sorted(unknown)}; "
+            f"it accepts {', '.join(accepted)}"
+        )
+    for name, kind in backend.options.items():
+        if name in own and not isinstance(own[name], kind):
+            raise GTScriptDefinitionError(
+                f"option {name}={own[name]!r} of backend {backend.name!r} must be a {kind.__name__}"
+            )
+    if "build_info" in common and not isinstance(common["build_info"], dict):
+        raise GTScriptDefinitionError(
+            f"build_info must be a dict (filled with the build's timings), got "
+            f"{type(common['build_info']).__name__}"
+        )
+    pipeline = common.get("oir_pipeline")
+    if pipeline is not None and not isinstance(pipeline, DefaultPipeline):
+        raise GTScriptDefinitionError(
+            "oir_pipeline must be a gt4py.cartesian.gtc.passes.oir_pipeline.DefaultPipeline "
+            f"(custom OIR pipelines cannot run here, ADR 0040), got {type(pipeline).__name__}"
+        )
+    return own, common
+
+
+def _fill_build_info(
+    build_info: dict[str, Any],
+    durations: Mapping[str, float],
+    started: float,
+    loading: float,
+    backend: Backend,
+) -> None:
+    """Released's ``build_info`` keys: seconds spent parsing (frontend to analysis),
+    generating code, compiling, loading, and in all (``module_time``); zeros for the steps a
+    cache hit skipped."""
+    from ._pipeline import ANALYSIS, CPP, CU, FRONTEND, IR, PY, SO
+
+    now = time.perf_counter()
+    build_info["parse_time"] = sum(durations.get(s.name, 0.0) for s in (FRONTEND, IR, ANALYSIS))
+    build_info["codegen_time"] = sum(durations.get(s.name, 0.0) for s in (PY, CPP, CU))
+    build_info["build_time"] = durations.get(SO.name, 0.0)
+    build_info["load_time"] = now - loading
+    build_info["module_time"] = now - started
+    build_info["cache_hit"] = not durations
+    build_info["backend"] = backend.name
+
+
+_stencil_classes: dict[tuple[str, str, str], type[StencilObject]] = {}
+
+
+def _stencil_class(name: str, backend: str, stencil_id: str) -> type[StencilObject]:
+    """The stencil's own subclass of StencilObject, named after it, its backend and its id
+    (as released's stencil classes are): frameworks key timings by ``type(stencil).__name__``."""
+    key = (name, backend, stencil_id)
+    with _lock:
+        cls = _stencil_classes.get(key)
+        if cls is None:
+            short = re.sub(r"[^A-Za-z0-9_]", "_", name.rpartition(".")[2])
+            cls = _stencil_classes[key] = type(
+                f"{short}__{re.sub(r'[^A-Za-z0-9_]', '_', backend)}_{stencil_id}",
+                (StencilObject,),
+                {"__module__": StencilObject.__module__, "__slots__": ()},
+            )
+    return cls
 
 
 @contextlib.contextmanager

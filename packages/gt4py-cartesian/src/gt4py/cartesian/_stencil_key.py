@@ -32,6 +32,7 @@ from gt4py.infra import config, fingerprinting
 from gt4py.infra.caching import CacheKey, source_digest
 
 from . import _backends, _cpp_backend, _dsl_names as dsl
+from ._literal_precision import literal_precision
 from ._pipeline import SO
 from ._source import closure_namespace, source_info
 from ._version import __version__
@@ -82,6 +83,12 @@ def stencil_identity(
         # gt4py.infra.native: a new version of them is a new key, too
         "native_headers": source_digest("gt4py.infra.native"),
         "native_target": _native_target(backend),
+        # untyped literals' dtypes (GT4PY_LITERAL_*_PRECISION) and the extra flags of
+        # released's build_settings change what is generated and built
+        "literal_precision": fingerprinting.strict(
+            (literal_precision("int"), literal_precision("float"))
+        ),
+        "extra_build_flags": fingerprinting.strict(_extra_build_flags(backend)),
     }
     for ext_name, value in externals.items():
         parts[f"external.{ext_name}"] = fingerprinting.strict(_value_identity(value, ()))
@@ -90,6 +97,14 @@ def stencil_identity(
         prefix = "external" if root in externals else "global"
         parts[f"{prefix}.{path}"] = fingerprinting.strict(identity)
     return StencilIdentity(CacheKey(parts), f"{name}({', '.join(map(_param_text, signature))})")
+
+
+def _extra_build_flags(backend: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The compile and link flags of ``gt4py.cartesian.config.build_settings`` that a native
+    build of ``backend`` adds (none for Python backends)."""
+    if SO not in _backends.get_backend(backend).STAGES:
+        return (), ()
+    return _cpp_backend.extra_build_flags(backend)
 
 
 def _native_target(backend: str) -> str:

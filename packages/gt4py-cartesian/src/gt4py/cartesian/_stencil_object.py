@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import operator
 import time
 import types
@@ -15,7 +14,9 @@ import numpy as np
 from gt4py import storage
 from gt4py.infra.tracebacks import hide_internal_frames
 
+from ._array_likes import adopt_array_likes, is_plain_array
 from ._errors import USER_ERRORS, StencilArgumentError
+from .definitions import AccessKind, Boundary, DomainInfo, FieldInfo, ParameterInfo
 
 
 if TYPE_CHECKING:
@@ -31,21 +32,6 @@ class _Array(typing.Protocol):
     ndim: int
 
 
-@dataclasses.dataclass(frozen=True)
-class FieldInfo:
-    access: str  # "in", "out", "inout" or "none"
-    boundary: tuple[tuple[int, int], ...]  # (low, high) halo per horizontal axis it has, K last
-    dtype: np.dtype[Any]
-    axes: str
-    data_dims: tuple[int, ...]
-
-
-@dataclasses.dataclass(frozen=True)
-class ParameterInfo:
-    access: str
-    dtype: np.dtype[Any]
-
-
 class StencilObject:
     """A callable stencil. ``stencil(*fields_and_scalars, origin=, domain=, validate_args=,
     exec_info=)``; :meth:`run` is the unchecked fast path."""
@@ -57,6 +43,8 @@ class StencilObject:
         *,
         source_path: str,
         stages: Callable[[], StageValues],
+        stencil_id: str = "",
+        options: Mapping[str, Any] | None = None,
     ) -> None:
         self._run = module.run
         self._stages = stages
@@ -71,19 +59,30 @@ class StencilObject:
         self._field_names = [p["name"] for p in self._fields]
         self.field_info = {
             p["name"]: FieldInfo(
-                access=p["access"],
-                boundary=tuple((-lo, hi) for lo, hi in p["halo"]),
-                dtype=np.dtype(p["dtype"]),
-                axes=p["axes"],
+                access=AccessKind.of(p["access"]),
+                boundary=_boundary(p),
+                axes=tuple(p["axes"]),
                 data_dims=tuple(p["data_dims"]),
+                dtype=np.dtype(p["dtype"]),
             )
             for p in self._fields
         }
         self.parameter_info = {
-            p["name"]: ParameterInfo(access="in", dtype=np.dtype(p["dtype"]))
+            p["name"]: ParameterInfo(access=AccessKind.of(p["access"]), dtype=np.dtype(p["dtype"]))
             for p in self._params
             if p["kind"] == "scalar"
         }
+        self.domain_info = DomainInfo(
+            parallel_axes=("I", "J"),
+            sequential_axis="K",
+            min_sequential_axis_size=int(metadata.get("min_k_size", 0)),
+            ndim=3,
+        )
+        #: The stencil's identity: the first 10 hex digits of its cache key.
+        self._gt_id_: str = stencil_id
+        self.options: dict[str, Any] = dict(options or {})
+        self._field_indices = [i for i, p in enumerate(self._params) if p["kind"] == "field"]
+        self._origin_sizes = {p["name"]: len(p["axes"]) for p in self._fields}
         self._dtypes = {p["name"]: np.dtype(p["dtype"]) for p in self._params}
         low = {"I": 0, "J": 0, "K": 0}
         for p in self._fields:
@@ -101,7 +100,9 @@ class StencilObject:
         self._written = [
             i for i, p in enumerate(self._params) if p.get("access") in ("out", "inout")
         ]
-        self._inputs = [i for i, p in enumerate(self._params) if p.get("access") == "in"]
+        self._inputs = [
+            i for i, p in enumerate(self._params) if p["kind"] == "field" and p["access"] == "in"
+        ]
         if not self._written:
             self._inputs = []
         self._alias_pairs = [(i, j) for i in self._inputs for j in self._written] + [
@@ -139,8 +140,14 @@ class StencilObject:
     ) -> None:
         try:
             if exec_info is not None:
-                exec_info["call_start_time"] = time.perf_counter()
+                exec_info["call_start_time"] = exec_info["call_run_start_time"] = (
+                    time.perf_counter()
+                )
             values = self._bind(args, kwargs)
+            for i in self._field_indices:  # one type test per field in the usual case
+                if not is_plain_array(values[i]):
+                    values, origin = adopt_array_likes(self, values, origin)
+                    break
             key = self._plan_key(values, origin, domain) if validate_args and not kwargs else None
             plan = self._plans.get(key) if key is not None else None
             if plan is not None:
@@ -181,7 +188,7 @@ class StencilObject:
                     raise StencilArgumentError(problem) from None
                 raise
             if exec_info is not None:
-                exec_info["run_end_time"] = exec_info["call_end_time"] = time.perf_counter()
+                self._record_call(exec_info)
         except USER_ERRORS as error:  # the user's frames only (ADR 0030)
             hide_internal_frames(error)
             raise
@@ -193,16 +200,44 @@ class StencilObject:
         exec_info: dict[str, Any] | None = None,
         **kwargs: Any,
     ) -> None:
-        """Run without any check: every argument by name, every field's origin given."""
+        """Run without any check: every argument by name, every field's origin given (a
+        field's origin may list its data dimensions too, as released's ``run`` takes it)."""
         if exec_info is not None:
-            exec_info["run_start_time"] = time.perf_counter()
+            exec_info.update(domain=_domain_, origin=_origin_, run_start_time=time.perf_counter())
         self._run(
             *(kwargs[n] for n in self._names),
             _domain_,
-            *(_origin_[n] for n in self._field_names),
+            *(_origin_[n][: self._origin_sizes[n]] for n in self._field_names),
         )
         if exec_info is not None:
             exec_info["run_end_time"] = time.perf_counter()
+            if exec_info.get("__aggregate_data"):
+                entry = self._aggregate_entry(exec_info)
+                entry["run_time"] = exec_info["run_end_time"] - exec_info["run_start_time"]
+                entry["total_run_time"] += entry["run_time"]
+
+    def _record_call(self, exec_info: dict[str, Any]) -> None:
+        """The end times of a call in ``exec_info``, released's keys; with
+        ``exec_info["__aggregate_data"]`` true, also this stencil's running totals under its
+        class name (calls, call and run times, as NDSL's timing reports read them)."""
+        exec_info["run_end_time"] = exec_info["call_run_end_time"] = exec_info["call_end_time"] = (
+            time.perf_counter()
+        )
+        if exec_info.get("__aggregate_data"):
+            entry = self._aggregate_entry(exec_info)
+            entry["call_start_time"] = exec_info["call_start_time"]
+            entry["call_end_time"] = exec_info["call_end_time"]
+            entry["call_time"] = exec_info["call_end_time"] - exec_info["call_start_time"]
+            entry["total_call_time"] += entry["call_time"]
+            entry["ncalls"] += 1
+            entry["run_time"] = exec_info["run_end_time"] - exec_info["run_start_time"]
+            entry["total_run_time"] += entry["run_time"]
+
+    def _aggregate_entry(self, exec_info: dict[str, Any]) -> dict[str, Any]:
+        return exec_info.setdefault(  # type: ignore[no-any-return]
+            type(self).__name__,
+            {"ncalls": 0, "total_call_time": 0.0, "total_run_time": 0.0},
+        )
 
     def _unaliased(self, values: list[Any]) -> list[Any]:
         """``values`` as :meth:`_separate_overlapping` leaves them, for stencils with many
@@ -317,6 +352,13 @@ class StencilObject:
             given = _indices(given, f"origin of field '{name}'")
             if len(given) == 3 and len(p["axes"]) < 3:
                 given = tuple(given["IJK".index(a)] for a in p["axes"])
+            elif p["data_dims"] and len(given) == len(p["axes"]) + len(p["data_dims"]):
+                # released's origins may list the data dimensions too: always 0 there
+                if any(given[len(p["axes"]) :]):
+                    raise StencilArgumentError(
+                        f"origin of field '{name}' must be 0 along its data dimensions, got {given}"
+                    )
+                given = given[: len(p["axes"])]
             if len(given) != len(p["axes"]):
                 raise StencilArgumentError(
                     f"origin of field '{name}' must have {len(p['axes'])} entries "
@@ -505,3 +547,20 @@ def _k_needs(accesses: list[list[Any]], nk: int) -> tuple[int, int]:
         low = min(low, start + dk)
         high = max(high, end + dk - nk)
     return low, high
+
+
+def _boundary(p: Mapping[str, Any]) -> Boundary:
+    """Released's ``FieldInfo.boundary`` of a field's metadata: the points it is read beyond
+    the domain, ``(lower, upper)`` for I, J and K whether or not the field has the axis. K's
+    counts the levels below the first and above the last that intervals anchored at that
+    end read (what no domain size changes)."""
+    halo = dict(zip(p["axes"], p["halo"], strict=True))
+    entries = [(-halo[a][0], halo[a][1]) if a in halo else (0, 0) for a in "IJ"]
+    below = above = 0
+    for s_level, s_off, e_level, e_off, dk in p["k_accesses"]:
+        if s_level == "start":
+            below = max(below, -(s_off + dk))
+        if e_level == "end":
+            above = max(above, e_off + dk)
+    entries.append((below, above))
+    return Boundary(entries)

@@ -114,6 +114,9 @@ from ._errors import (
 )
 
 
+#: released's name of the field annotation class (NDSL annotates with it)
+_FieldDescriptor = FieldDescriptor
+
 __all__ = [
     "Field",
     "GlobalTable",

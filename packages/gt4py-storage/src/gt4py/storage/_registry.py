@@ -20,7 +20,6 @@ from ._layouts import (
     AxisOrderLayout,
     LayoutMaker,
     LayoutMap,
-    c_order_layout,
     is_valid_layout_map,
     strides_follow_layout_map,
 )
@@ -150,27 +149,21 @@ def registered_backends() -> tuple[str, ...]:
     return tuple(sorted(_REGISTRY))
 
 
-# -- the GTScript backends, with the layouts released gt4py gives them -------------------------
-# Axis orders run from the outermost to the contiguous axis.
+# -- the GTScript backends, with the layouts released gt4py 1.2.3 gives them ------------------
+# (read off released's ``backend.from_name(name).storage_info``; tests/storage_tests pins them).
+# Axis orders run from the outermost to the contiguous axis; data dimensions are outermost.
 
-register_backend("numpy", layout=c_order_layout, alignment=1, device="cpu")
-register_backend("debug", layout=c_order_layout, alignment=1, device="cpu")
-# K contiguous; data dimensions outermost.
-register_backend(
-    "gt:cpu_kfirst", layout=AxisOrderLayout("IJK", data_dimensions="outer"), alignment=1
-)
-# I contiguous, then K, J outermost; 8-element alignment for vectorized I loops.
-register_backend(
-    "gt:cpu_ifirst", layout=AxisOrderLayout("JKI", data_dimensions="outer"), alignment=8
-)
-# I contiguous for coalesced access; 32-element (one warp) alignment.
-for _gpu_name in ("gt:gpu", "cuda", "dace:gpu"):
-    register_backend(
-        _gpu_name,
-        layout=AxisOrderLayout("KJI", data_dimensions="outer"),
-        alignment=32,
-        device="gpu",
-    )
-del _gpu_name
+_K_CONTIGUOUS = AxisOrderLayout("IJK", data_dimensions="outer")
+_I_CONTIGUOUS = AxisOrderLayout("KJI", data_dimensions="outer")
+for _name in ("numpy", "debug", "gt:cpu_kfirst", "dace:cpu_kfirst"):
+    register_backend(_name, layout=_K_CONTIGUOUS, alignment=1, device="cpu")
+for _name in ("gt:cpu_ifirst", "dace:cpu_KJI"):
+    register_backend(_name, layout=_I_CONTIGUOUS, alignment=1, device="cpu")
 # J contiguous, then I, K outermost.
 register_backend("dace:cpu", layout=AxisOrderLayout("KIJ", data_dimensions="outer"), alignment=1)
+# I contiguous for coalesced access; 32-element (one warp) alignment.
+for _name in ("gt:gpu", "cuda"):
+    register_backend(_name, layout=_I_CONTIGUOUS, alignment=32, device="gpu")
+register_backend("dace:gpu", layout=_I_CONTIGUOUS, alignment=1, device="gpu")
+register_backend("dace:gpu_IJK", layout=_K_CONTIGUOUS, alignment=1, device="gpu")
+del _name

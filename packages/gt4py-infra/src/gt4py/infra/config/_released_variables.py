@@ -5,7 +5,8 @@ The released variables with an equivalent are read as deprecated aliases of thei
 ``enable_jit``). Those declared here have none: a fatal one fails the first use of the config
 naming what to use instead (ignoring it would change what is built or computed); the others
 only warn, because results cannot depend on them. gt4py.next declares its own beside its
-settings; released gt4py.cartesian's are here, as gt4py.cartesian has no settings of its own.
+settings; released gt4py.cartesian's are here (gt4py.cartesian registers the few it keeps, such as the
+literal precisions, beside the code they steer).
 
 General-purpose variables that other tools read too (``CXX``, ``CXXFLAGS``, ``CUDA_HOME``,
 ``CUDAARCHS``, ``OMP_NUM_THREADS``, ``BOOST_ROOT``...) are never reported: docs/configuration.md
@@ -78,18 +79,6 @@ RELEASED_VARIABLES = (
             "the C++ backends always build with OpenMP; OMP_NUM_THREADS=1 runs them on one thread"
         ),
         fatal=False,
-    ),
-    RetiredVariable(
-        "GT4PY_LITERAL_INT_PRECISION",
-        released="the bit width of untyped int literals in GTScript",
-        instead="untyped int literals are int64; write the type, e.g. int32(1)",
-        same_as_ours=("64",),
-    ),
-    RetiredVariable(
-        "GT4PY_LITERAL_FLOAT_PRECISION",
-        released="the bit width of untyped float literals in GTScript",
-        instead="untyped float literals are float64; write the type, e.g. float32(1.0)",
-        same_as_ours=("64",),
     ),
     RetiredVariable(
         "GT_CACHE_LOAD_RETRIES",

@@ -22,6 +22,7 @@ from ._errors import (
 from ._host import host_cpu_identity as host_cpu_identity
 from ._loading import load_extension as load_extension
 from ._options import BuildOptions as BuildOptions, BuildType as BuildType
+from ._tools import locate_cxx as locate_cxx, locate_nvcc as locate_nvcc
 
 
 __all__ = [
@@ -35,5 +36,7 @@ __all__ = [
     "entry_point",
     "host_cpu_identity",
     "load_extension",
+    "locate_cxx",
+    "locate_nvcc",
     "prepare_toolchain",
 ]

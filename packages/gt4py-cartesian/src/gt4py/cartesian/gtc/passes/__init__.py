@@ -1,0 +1,1 @@
+"""Released ``gt4py.cartesian.gtc.passes``: the optimization pipeline's names."""

@@ -1,0 +1,1 @@
+"""Released ``gt4py.cartesian.gtc.passes.oir_optimizations``: the passes, by name."""

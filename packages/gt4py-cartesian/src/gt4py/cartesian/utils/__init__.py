@@ -1,0 +1,1 @@
+"""Released ``gt4py.cartesian.utils``: the names frameworks import from it (``compiler``)."""
