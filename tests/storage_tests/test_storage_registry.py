@@ -140,3 +140,25 @@ def test_gpu_device_types_register_as_gpu(scratch_backend: str) -> None:
     entry = storage.register_backend(scratch_backend, layout=c_order_layout, device=DeviceType.ROCM)
     assert entry.device == "gpu"
     assert entry.is_gpu
+
+
+@pytest.mark.parametrize(
+    ("name", "dimensions", "expected"),
+    [
+        # released 1.2.3: data dimensions may repeat (NDSL names them by their size),
+        # ordered among themselves as given, outermost
+        ("numpy", ("8", "6", "6"), (0, 1, 2)),
+        ("gt:cpu_ifirst", ("I", "J", "K", "6", "6"), (4, 3, 2, 0, 1)),
+        ("dace:cpu", ("I", "J", "K", "6", "6"), (3, 4, 2, 0, 1)),
+    ],
+)
+def test_data_dimensions_may_repeat(name: str, dimensions: tuple[str, ...], expected) -> None:
+    assert storage.backend_layout(name).layout_map(dimensions) == expected
+    shape = tuple(3 if d in "IJK" else int(d) for d in dimensions)
+    array = storage.zeros(shape, np.float64, backend=name, dimensions=dimensions)
+    assert array.shape == shape
+
+
+def test_an_axis_named_twice_is_still_an_error() -> None:
+    with pytest.raises(ValueError, match="more than once"):
+        storage.zeros((3, 3), np.float64, backend="numpy", dimensions=("I", "I"))

@@ -155,9 +155,10 @@ def origin_var(name: str, axis: str) -> str:
 
 
 def constant(c: ir.Constant) -> str:
+    """A constant as a numpy scalar of its dtype: numpy promotes a plain Python number as a
+    "weak" scalar (``float32_array * 0.1`` stays float32), but the IR's types, and the C++
+    backends, promote it as the dtype it has (float64 there)."""
     text = f"float({c.value!r})" if c.value in ("inf", "-inf", "nan") else c.value
-    if c.dtype in ("int64", "float64", "bool"):
-        return text
     return f"{numpy_dtype(c.dtype)}({text})"
 
 
@@ -190,6 +191,11 @@ def prologue(analysed: AnalysedStencil, *, header: str) -> list[str]:
         f"def run({', '.join(args)}):",
         "    _ni, _nj, _nk = _domain",
     ]
+    # scalar arguments as numpy scalars of their declared dtype, for the same reason as
+    # constants: a Python float is "weak" in numpy's promotion, a float64 parameter is not
+    for p in stencil.params:
+        if isinstance(p, ir.ScalarDecl):
+            lines.append(f"    {var(p.name)} = {numpy_dtype(p.dtype)}({var(p.name)})")
     for f in fields:
         if not f.axes:  # a GlobalTable: no grid origin
             continue

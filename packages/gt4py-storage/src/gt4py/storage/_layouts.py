@@ -98,19 +98,20 @@ class AxisOrderLayout:
             )
 
     def __call__(self, dimensions: tuple[str, ...], /) -> LayoutMap:
-        if len(set(dimensions)) != len(dimensions):
-            raise ValueError(f"dimensions {dimensions} name a dimension more than once")
-        axes = [name for name in dimensions if not is_data_dimension(name)]
-        unknown = [name for name in axes if name not in self.axis_order]
+        axes = [n for n, name in enumerate(dimensions) if not is_data_dimension(name)]
+        names = [dimensions[n] for n in axes]
+        if len(set(names)) != len(names):  # data dimensions may repeat (named by their size)
+            raise ValueError(f"dimensions {dimensions} name an axis more than once")
+        unknown = [name for name in names if name not in self.axis_order]
         if unknown:
             raise ValueError(
                 f"dimensions {dimensions} name axes {unknown} that this layout does not order "
                 f"(it orders {tuple(self.axis_order)} and digit-named data dimensions)"
             )
-        data = [name for name in dimensions if is_data_dimension(name)]
-        axes.sort(key=self.axis_order.index)
+        data = [n for n, name in enumerate(dimensions) if is_data_dimension(name)]
+        axes.sort(key=lambda n: self.axis_order.index(dimensions[n]))
         ordered = [*data, *axes] if self.data_dimensions == "outer" else [*axes, *data]
-        return tuple(ordered.index(name) for name in dimensions)
+        return tuple(ordered.index(n) for n in range(len(dimensions)))
 
     def __repr__(self) -> str:
         return f"AxisOrderLayout({self.axis_order!r}, data_dimensions={self.data_dimensions!r})"

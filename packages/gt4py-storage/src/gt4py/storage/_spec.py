@@ -58,7 +58,11 @@ def normalize_dimensions(dimensions: Any) -> tuple[str, ...]:
             f"dimensions must be a string like 'IJK' or a sequence of names, not {dimensions!r}"
         )
     names = tuple(_dimension_name(entry) for entry in entries)
-    repeated = sorted({name for name in names if names.count(name) > 1})
+    # data dimensions are digit strings that may repeat (released's ("I", "J", "6", "6"):
+    # NDSL names them by their sizes); only a grid axis named twice is an error
+    repeated = sorted(
+        {name for name in names if names.count(name) > 1 and not is_data_dimension(name)}
+    )
     if repeated:
         raise ValueError(f"dimensions {names} name {repeated} more than once")
     return names

@@ -1,0 +1,359 @@
+"""Released gt4py.cartesian's semi-internal modules, as NDSL and other frameworks use them:
+``config``, ``backend``, ``definitions``, ``stencil_object``, ``utils.compiler``,
+``gtc.passes.oir_pipeline``, the common stencil options and array-like arguments.
+
+Each expectation is what released gt4py 1.2.3 gives for the same call (read off it)."""
+
+from __future__ import annotations
+
+import pathlib
+import re
+
+import numpy as np
+import pytest
+
+from gt4py.cartesian import backend as gt_backend, config as gt_config, gtscript
+from gt4py.cartesian.definitions import AccessKind, FieldInfo
+from gt4py.cartesian.gtc.passes.oir_optimizations.caches import PruneKCacheFills
+from gt4py.cartesian.gtc.passes.oir_optimizations.horizontal_execution_merging import (
+    HorizontalExecutionMerging,
+)
+from gt4py.cartesian.gtc.passes.oir_pipeline import DefaultPipeline
+from gt4py.cartesian.gtscript import IJ, PARALLEL, Field, computation, interval
+from gt4py.cartesian.stencil_object import StencilObject
+from gt4py.infra import config as infra_config
+
+
+# -- backend.from_name ----------------------------------------------------------------------------
+
+RELEASED_STORAGE_INFO = {
+    # name: (device, alignment, layout map of IJK, of IJK + one data dimension)
+    "numpy": ("cpu", 1, (0, 1, 2), (1, 2, 3, 0)),
+    "debug": ("cpu", 1, (0, 1, 2), (1, 2, 3, 0)),
+    "gt:cpu_ifirst": ("cpu", 1, (2, 1, 0), (3, 2, 1, 0)),
+    "gt:cpu_kfirst": ("cpu", 1, (0, 1, 2), (1, 2, 3, 0)),
+    "gt:gpu": ("gpu", 32, (2, 1, 0), (3, 2, 1, 0)),
+    "dace:cpu": ("cpu", 1, (1, 2, 0), (2, 3, 1, 0)),
+    "dace:cpu_kfirst": ("cpu", 1, (0, 1, 2), (1, 2, 3, 0)),
+    "dace:cpu_KJI": ("cpu", 1, (2, 1, 0), (3, 2, 1, 0)),
+    "dace:gpu": ("gpu", 1, (2, 1, 0), (3, 2, 1, 0)),
+    "dace:gpu_IJK": ("gpu", 1, (0, 1, 2), (1, 2, 3, 0)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RELEASED_STORAGE_INFO))
+def test_from_name_gives_released_storage_info(name: str) -> None:
+    device, alignment, ijk, ijk_data = RELEASED_STORAGE_INFO[name]
+    info = gt_backend.from_name(name).storage_info
+    assert info["device"] == device and info["alignment"] == alignment
+    assert info["layout_map"](("I", "J", "K")) == ijk
+    assert info["layout_map"](("I", "J", "K", "3")) == ijk_data
+    assert name in gt_backend.REGISTRY
+    if device == "cpu":
+        from gt4py import storage
+
+        array = storage.zeros((3, 4, 5), np.float64, backend=name)
+        assert info["is_optimal_layout"](array, ("I", "J", "K"))
+
+
+def test_from_name_of_an_unknown_backend_lists_the_registered_ones() -> None:
+    with pytest.raises(ValueError, match=r"'gt:cpu' is not registered.*gt:cpu_ifirst"):
+        gt_backend.from_name("gt:cpu")
+
+
+def test_dace_backends_fail_before_any_work_naming_what_to_use() -> None:
+    def copy(a: Field[float], b: Field[float]):
+        with computation(PARALLEL), interval(...):
+            b = a
+
+    with pytest.raises(gtscript.GTScriptError, match=r"'dace:cpu'.*use 'gt:cpu_ifirst'"):
+        gtscript.stencil("dace:cpu", copy)
+
+
+# -- config ---------------------------------------------------------------------------------------
+
+
+def test_cache_settings_describe_and_move_the_one_cache_root(tmp_path: pathlib.Path) -> None:
+    root = pathlib.Path(infra_config.BUILD_CACHE_DIR.get())
+    assert gt_config.cache_settings["root_path"] == str(root.parent)
+    assert gt_config.cache_settings["dir_name"] == root.name
+    with infra_config.overrides(build_cache_dir=root):  # restores the root afterwards
+        gt_config.cache_settings["root_path"] = str(tmp_path)
+        gt_config.cache_settings["dir_name"] = ".gt_cache_000003"
+        assert infra_config.BUILD_CACHE_DIR.get() == tmp_path / ".gt_cache_000003"
+
+        def scale(a: Field[float], b: Field[float]):
+            with computation(PARALLEL), interval(...):
+                b = 3.0 * a
+
+        gtscript.stencil("numpy", scale)
+        assert any((tmp_path / ".gt_cache_000003").rglob("stencil_module.py"))
+    assert infra_config.BUILD_CACHE_DIR.get() == root
+
+
+def test_config_names_frameworks_import() -> None:
+    assert gt_config.GT4PY_COMPILE_OPT_LEVEL == "3"
+    assert gt_config.GT4PY_LITERAL_INT_PRECISION in (32, 64)
+    assert {"cxx", "cuda"} <= set(gt_config.build_settings["extra_compile_args"])
+    defaults = gt_config.cxx_compiler_defaults(gt_config.GT4PY_COMPILE_OPT_LEVEL)
+    assert "-ffp-contract=off" in defaults.cxx_compile_flags
+    assert "--fmad=false" in gt_config.gpu_configuration("3").gpu_compile_flags
+    with pytest.raises(ValueError, match="optimization level '9'"):
+        gt_config.cxx_compiler_defaults("9")
+
+
+NUMPY_2 = int(np.__version__.split(".")[0]) >= 2
+
+
+@pytest.mark.skipif(
+    not NUMPY_2, reason="numpy 1.x promotes float32 arrays with float64 scalars to float32"
+)
+@pytest.mark.parametrize("backend", ["numpy", "debug"])
+def test_untyped_float_literals_follow_the_literal_precision(backend: str) -> None:
+    def scale(a: Field[np.float32], b: Field[np.float32]):
+        with computation(PARALLEL), interval(...):
+            b = a * 0.1
+
+    a = np.full((2, 2, 2), 1.1, np.float32)
+    results = {}
+    for precision in (64, 32):
+        with infra_config.overrides(literal_float_precision=precision):
+            stencil = gtscript.stencil(backend, scale)
+        b = np.zeros_like(a)
+        stencil(a, b)
+        results[precision] = b[0, 0, 0]
+    # 64: computed in float64 and rounded once when stored, as the C++ backends do
+    assert results[64] == np.float32(np.float64(a[0, 0, 0]) * 0.1)
+    assert results[32] == a[0, 0, 0] * np.float32(0.1)
+    assert results[32] != results[64]  # the two are different stencils, not one cached
+
+
+@pytest.mark.skipif(
+    not NUMPY_2, reason="numpy 1.x promotes float32 arrays with float64 scalars to float32"
+)
+@pytest.mark.parametrize("backend", ["numpy", "debug"])
+def test_a_float_parameter_is_float64_in_float32_arithmetic(backend: str) -> None:
+    def scale(a: Field[np.float32], b: Field[np.float32], s: float):
+        with computation(PARALLEL), interval(...):
+            b = a * s
+
+    a = np.full((2, 2, 2), 1.1, np.float32)
+    b = np.zeros_like(a)
+    gtscript.stencil(backend, scale)(a, b, 0.1)  # a Python float: numpy's "weak" scalar
+    assert b[0, 0, 0] == np.float32(np.float64(a[0, 0, 0]) * 0.1)
+
+
+# -- definitions and the stencil object ----------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def info_stencil() -> StencilObject:
+    @gtscript.stencil(backend="numpy", name="my.module.info_stencil")
+    def info_stencil(
+        a: Field[float],
+        b: Field[float],
+        c: Field[(float, (2,))],
+        d: Field[IJ, float],
+        unused: Field[float],
+        s: float,
+        unused_s: float,
+    ):
+        with computation(PARALLEL), interval(...):
+            b = a[1, 0, 0] + s + c[0, 0, 0][1] + d[0, -1]
+
+    return info_stencil
+
+
+def test_field_and_parameter_info_have_released_meanings(info_stencil: StencilObject) -> None:
+    info = info_stencil.field_info
+    assert isinstance(info["a"], FieldInfo)
+    assert info["a"].access == AccessKind.READ and info["b"].access == AccessKind.WRITE
+    assert info["unused"].access == AccessKind.NONE
+    written = [n for n, f in info.items() if f.access & AccessKind.WRITE]  # NDSL's test
+    assert written == ["b"]
+    assert info["a"].boundary == ((0, 1), (0, 0), (0, 0))
+    assert info["d"].boundary == ((0, 0), (1, 0), (0, 0))
+    assert info["c"].axes == ("I", "J", "K") and info["c"].data_dims == (2,)
+    assert info["c"].mask == (True, True, True, True) and info["c"].ndim == 4
+    assert info["d"].domain_mask == (True, True, False) and info["d"].domain_ndim == 2
+    params = info_stencil.parameter_info
+    assert params["s"].access == AccessKind.READ and params["unused_s"].access == AccessKind.NONE
+
+
+def test_stencil_identity_class_and_options(info_stencil: StencilObject) -> None:
+    assert isinstance(info_stencil, StencilObject)
+    assert re.fullmatch(r"[0-9a-f]{10}", info_stencil._gt_id_)
+    assert type(info_stencil).__name__ == f"info_stencil__numpy_{info_stencil._gt_id_}"
+    assert info_stencil.options["name"] == "info_stencil"
+    assert info_stencil.options["module"] == "my.module"
+
+
+def _arrays() -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(0)
+    return {
+        "a": rng.random((6, 6, 3)),
+        "b": np.zeros((6, 6, 3)),
+        "c": rng.random((6, 6, 3, 2)),
+        "d": rng.random((6, 6)),
+        "unused": np.zeros((6, 6, 3)),
+    }
+
+
+def test_exec_info_has_released_keys_and_aggregates(info_stencil: StencilObject) -> None:
+    arrays = _arrays()
+    exec_info: dict = {}
+    info_stencil(**arrays, s=1.0, unused_s=0.0, origin=(0, 1, 0), domain=(5, 5, 3),
+                 exec_info=exec_info)  # fmt: skip
+    for key in ("call_start_time", "call_run_start_time", "run_start_time", "run_end_time",
+                "call_run_end_time", "call_end_time", "domain", "origin"):  # fmt: skip
+        assert key in exec_info, key
+    assert exec_info["call_start_time"] <= exec_info["run_start_time"] <= exec_info["call_end_time"]
+    aggregate: dict = {"__aggregate_data": True}
+    origins = {"_all_": (0, 1, 0), "a": (0, 1, 0), "b": (0, 1, 0), "c": (0, 1, 0, 0),
+               "d": (0, 1), "unused": (0, 1, 0)}  # fmt: skip
+    for _ in range(2):
+        info_stencil(**arrays, s=1.0, unused_s=0.0, origin=origins, domain=(5, 5, 3),
+                     exec_info=aggregate)  # fmt: skip
+    info_stencil.run(**arrays, s=1.0, unused_s=0.0, _origin_=origins, _domain_=(5, 5, 3),
+                     exec_info=aggregate)  # fmt: skip
+    entry = aggregate[type(info_stencil).__name__]
+    assert entry["ncalls"] == 2
+    assert entry["total_run_time"] >= entry["run_time"] > 0
+    assert entry["total_call_time"] >= entry["call_time"] > 0
+
+
+def test_origins_may_list_data_dimensions_as_released_run_takes_them(
+    info_stencil: StencilObject,
+) -> None:
+    arrays = _arrays()
+    origins = {"_all_": (0, 1, 0), "c": (0, 1, 0, 0), "d": (0, 1)}
+    info_stencil(**arrays, s=2.0, unused_s=0.0, origin=origins, domain=(5, 5, 3))
+    expected = arrays["a"][1:6, 1:6] + 2.0 + arrays["c"][0:5, 1:6, :, 1]
+    expected += arrays["d"][0:5, 0:5, None]
+    np.testing.assert_allclose(arrays["b"][0:5, 1:6], expected)
+    with pytest.raises(gtscript.StencilArgumentError, match="0 along its data dimensions"):
+        info_stencil(**arrays, s=2.0, unused_s=0.0, origin={**origins, "c": (0, 1, 0, 1)})
+
+
+def test_build_info_is_filled_on_a_build_and_on_a_cache_hit() -> None:
+    def double(a: Field[float], b: Field[float]):
+        with computation(PARALLEL), interval(...):
+            b = 2.0 * a
+
+    built: dict = {}
+    gtscript.stencil("numpy", double, rebuild=True, build_info=built, format_source=True)
+    gtscript.stencil("numpy", double)  # in the cache now
+    hit: dict = {}
+    gtscript.stencil("numpy", double, build_info=hit)
+    for info in (built, hit):
+        for key in ("parse_time", "module_time", "codegen_time", "build_time", "load_time"):
+            assert info[key] >= 0, key
+    assert built["parse_time"] > 0 and built["codegen_time"] > 0 and not built["cache_hit"]
+    assert hit["cache_hit"] and hit["parse_time"] == 0
+
+
+# -- oir_pipeline: released's pass names ----------------------------------------------------------
+
+
+def test_default_pipeline_skips_released_passes_by_name() -> None:
+    # NDSL's mapping of skip_passes names onto steps
+    steps = {step.__name__: step for step in DefaultPipeline.all_steps()}
+    assert {"HorizontalExecutionMerging", "PruneKCacheFills", "KCacheDetection"} <= set(steps)
+    pipeline = DefaultPipeline(skip=[steps["HorizontalExecutionMerging"], PruneKCacheFills])
+    assert HorizontalExecutionMerging in pipeline.skip
+    assert HorizontalExecutionMerging not in pipeline.steps
+    assert len(pipeline.steps) == len(steps) - 2
+
+    def copy(a: Field[float], b: Field[float]):
+        with computation(PARALLEL), interval(...):
+            b = a
+
+    stencil = gtscript.stencil("numpy", copy, oir_pipeline=pipeline)
+    a, b = np.ones((3, 3, 3)), np.zeros((3, 3, 3))
+    stencil(a, b)
+    assert (b == 1).all()
+
+
+def test_pipeline_errors_name_the_problem() -> None:
+    with pytest.raises(ValueError, match=r"not one of the optimization passes.*PruneKCacheFills"):
+        DefaultPipeline(skip=["NotAPass"])
+    with pytest.raises(ValueError, match="add_steps"):
+        DefaultPipeline(add_steps=[lambda oir: oir])
+
+    def copy(a: Field[float], b: Field[float]):
+        with computation(PARALLEL), interval(...):
+            b = a
+
+    with pytest.raises(gtscript.GTScriptDefinitionError, match=r"must be a .*DefaultPipeline"):
+        gtscript.stencil("numpy", copy, oir_pipeline="skip everything")
+    with pytest.raises(gtscript.GTScriptDefinitionError, match="it accepts build_info"):
+        gtscript.stencil("numpy", copy, verbose=True)
+    with pytest.raises(gtscript.GTScriptDefinitionError, match="build_info must be a dict"):
+        gtscript.stencil("numpy", copy, build_info=[])
+
+
+# -- array-like arguments -------------------------------------------------------------------------
+
+
+class Wrapped:
+    """An array-like as released documents them: the array interface and, optionally, a
+    default origin and dimension names."""
+
+    def __init__(self, array: np.ndarray, origin=None, dims=None) -> None:
+        self.array = array
+        self.__array_interface__ = array.__array_interface__
+        if origin is not None:
+            self.__gt_origin__ = origin
+        if dims is not None:
+            self.__gt_dims__ = dims
+
+
+class OnlyArray:
+    def __init__(self, array: np.ndarray) -> None:
+        self.array = array
+
+    def __array__(self, dtype=None, copy=None) -> np.ndarray:
+        return self.array
+
+
+@pytest.fixture(scope="module")
+def shift_stencil() -> StencilObject:
+    @gtscript.stencil(backend="numpy")
+    def shift(a: Field[float], b: Field[float], c: Field[IJ, float]):
+        with computation(PARALLEL), interval(...):
+            b = a[1, 0, 0] + c
+
+    return shift
+
+
+def _shift_arrays() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    a = np.arange(5 * 5 * 3, dtype=float).reshape(5, 5, 3)
+    return a, np.zeros_like(a), np.ones((5, 5))
+
+
+def test_array_likes_are_written_through(shift_stencil: StencilObject) -> None:
+    a, b, c = _shift_arrays()
+    shift_stencil(Wrapped(a), Wrapped(b), OnlyArray(c))
+    np.testing.assert_array_equal(b[:4], a[1:] + 1.0)  # released: b[0, 0, 0] == 16, b[4] == 0
+    assert b[0, 0, 0] == 16.0 and (b[4] == 0).all()
+
+
+def test_gt_origin_is_the_default_origin(shift_stencil: StencilObject) -> None:
+    a, b, c = _shift_arrays()
+    shift_stencil(Wrapped(a, origin=(1, 1, 0)), Wrapped(b, origin=(1, 1, 0)), Wrapped(c, (1, 1)))
+    assert b[0, 0, 0] == 0.0 and b[1, 1, 0] == 34.0 and b[3, 3, 0] == 70.0  # released's values
+
+
+def test_gt_dims_must_name_the_fields_axes(shift_stencil: StencilObject) -> None:
+    a, b, c = _shift_arrays()
+    shift_stencil(Wrapped(a, dims=("I", "J", "K")), b, c)
+    with pytest.raises(
+        gtscript.StencilArgumentError, match=r"field 'a' has dimensions \('I', 'J'\)"
+    ):
+        shift_stencil(Wrapped(a, dims=("I", "J")), b, c)
+
+
+def test_what_is_not_an_array_is_named(shift_stencil: StencilObject) -> None:
+    _, b, c = _shift_arrays()
+    with pytest.raises(gtscript.StencilArgumentError, match="field 'a' must be an array or an"):
+        shift_stencil(object(), b, c)
