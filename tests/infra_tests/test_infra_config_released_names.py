@@ -353,7 +353,7 @@ def test_released_next_names_are_not_unknown_before_gt4py_next_is_imported():
 
 
 def _outcomes() -> dict[str, str]:
-    import gt4py.cartesian._literal_precision  # noqa: F401  # gt4py.cartesian's names
+    import gt4py.cartesian._literal_precision  # gt4py.cartesian's names
     import gt4py.next.backends._settings  # noqa: F401  # gt4py.next's names
 
     outcomes: dict[str, str] = {}
