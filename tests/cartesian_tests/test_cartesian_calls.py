@@ -182,12 +182,16 @@ def test_lazy_stencil_error_surfaces_at_first_use_with_user_line(backend):
         with computation(PARALLEL), interval(...):
             out = a + not_defined_anywhere  # noqa: F821
 
-    lazy = gtscript.lazy_stencil(backend=backend)(bad)  # no error yet
+    lazy = gtscript.lazy_stencil(backend=backend, check_syntax=False)(bad)  # no error yet
     with pytest.raises(gtscript.GTScriptSymbolError, match="not_defined_anywhere") as info:
         lazy(np.zeros((2, 2, 2)), np.zeros((2, 2, 2)))
     assert _line_of(bad, "not_defined_anywhere") in str(info.value)
     with pytest.raises(gtscript.GTScriptSymbolError):
         lazy.implementation  # noqa: B018 - every use reports it again
+    # released's default, check_syntax=True: the definition is parsed at decoration
+    with pytest.raises(gtscript.GTScriptSymbolError, match="not_defined_anywhere") as info:
+        gtscript.lazy_stencil(backend=backend)(bad)
+    assert _line_of(bad, "not_defined_anywhere") in str(info.value)
 
 
 def test_dump_stages_writes_every_stage(backend, tmp_path):

@@ -357,3 +357,38 @@ def test_what_is_not_an_array_is_named(shift_stencil: StencilObject) -> None:
     _, b, c = _shift_arrays()
     with pytest.raises(gtscript.StencilArgumentError, match="field 'a' must be an array or an"):
         shift_stencil(object(), b, c)
+
+
+# -- released's stencil keywords ------------------------------------------------------------------
+
+
+def _triple(a: Field[float], b: Field[float]):
+    with computation(PARALLEL), interval(...):
+        b = 3.0 * a
+
+
+def test_raise_if_not_cached_and_cache_settings_per_stencil(tmp_path: pathlib.Path) -> None:
+    settings = {"root_path": str(tmp_path), "dir_name": ".gt_cache_000001"}
+    with pytest.raises(gtscript.GTScriptError, match="not in the cache"):
+        gtscript.stencil("numpy", _triple, cache_settings=settings, raise_if_not_cached=True)
+    gtscript.stencil("numpy", _triple, cache_settings=settings)
+    assert any((tmp_path / ".gt_cache_000001").rglob("stencil_module.py"))
+    stencil = gtscript.stencil("numpy", _triple, cache_settings=settings, raise_if_not_cached=True)
+    a, b = np.ones((2, 2, 2)), np.zeros((2, 2, 2))
+    stencil(a, b)
+    assert (b == 3).all()
+
+
+def test_literal_precision_keywords_and_their_errors() -> None:
+    stencil = gtscript.stencil("numpy", _triple, literal_float_precision=32)
+    assert stencil.options["literal_float_precision"] == 32
+    with pytest.raises(gtscript.GTScriptDefinitionError, match="must be 32 or 64"):
+        gtscript.stencil("numpy", _triple, literal_int_precision=16)
+
+
+def test_lazy_stencil_defaults_to_numpy_and_builds_eagerly_when_asked() -> None:
+    lazy = gtscript.lazy_stencil(definition=_triple)
+    assert lazy.backend == "numpy"
+    assert lazy.field_info["b"].access == AccessKind.WRITE
+    eager = gtscript.lazy_stencil("debug", _triple, eager=True)
+    assert isinstance(eager, StencilObject) and eager.backend == "debug"

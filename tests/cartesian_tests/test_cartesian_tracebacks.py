@@ -99,11 +99,21 @@ def test_a_stencil_argument_error_keeps_only_this_file() -> None:
 
 
 def test_a_lazy_stencil_error_keeps_only_this_file() -> None:
-    @gtscript.lazy_stencil(backend="numpy")
+    @gtscript.lazy_stencil(backend="numpy", check_syntax=False)
     def bad(a: F, out: F):  # type: ignore[no-untyped-def]
         with computation(PARALLEL), interval(...):
             out = a + not_defined  # noqa: F841, F821
 
     with pytest.raises(gtscript.GTScriptSymbolError) as info:
         bad(np.zeros((3, 3, 3)), np.zeros((3, 3, 3)))
+    assert _files(info.value) == {__file__}
+
+
+def test_a_lazy_stencil_syntax_check_error_keeps_only_this_file() -> None:
+    def bad(a: F, out: F):  # type: ignore[no-untyped-def]
+        with computation(PARALLEL), interval(...):
+            out = a + not_defined  # noqa: F841, F821
+
+    with pytest.raises(gtscript.GTScriptSymbolError) as info:
+        gtscript.lazy_stencil(backend="numpy")(bad)  # check_syntax=True: parsed now
     assert _files(info.value) == {__file__}

@@ -47,8 +47,12 @@ def stencil(
             changed).
         dtypes: names used as dtypes in the annotations (``Field["dtype"]``) mapped to numpy
             dtypes.
-        **backend_options: options of the backend, e.g. ``verbose=True`` or the C++ backends'
-            ``opt_level``.
+        **backend_options: options of the backend (``device_sync`` of the GPU ones) and the
+            common ones, as released takes them: ``build_info`` (a dict filled with the
+            build's timings), ``format_source``, ``oir_pipeline`` (released's pass names to
+            skip), ``cache_settings`` (``root_path``/``dir_name`` of this stencil's cache),
+            ``literal_int_precision`` / ``literal_float_precision`` (32 or 64),
+            ``raise_if_not_cached``.
 
     Returns:
         A stencil object, called as ``stencil(*fields_and_scalars, origin=..., domain=...)``
@@ -89,21 +93,23 @@ def stencil(
 
 @_public
 def lazy_stencil(
-    backend: str,
+    backend: str | None = None,
     definition: Callable[..., Any] | None = None,
     *,
     externals: Mapping[str, Any] | None = None,
     name: str | None = None,
     rebuild: bool = False,
     dtypes: Mapping[str, Any] | None = None,
+    eager: bool = False,
+    check_syntax: bool = True,
     **backend_options: Any,
 ) -> Any:
     """Like :func:`stencil`, but the stencil is built on its first call (or first access to
-    ``.implementation``), not at decoration.
+    ``.implementation`` or ``.field_info``), not at decoration.
 
     Args:
-        backend: the backend's name: ``"numpy"``, ``"debug"``, ``"gt:cpu_ifirst"``,
-            ``"gt:cpu_kfirst"``, ``"gt:gpu"``, ``"cuda"``.
+        backend: the backend's name: ``"numpy"`` (the default, as in released gt4py),
+            ``"debug"``, ``"gt:cpu_ifirst"``, ``"gt:cpu_kfirst"``, ``"gt:gpu"``, ``"cuda"``.
         definition: the stencil function, its parameters annotated ``Field[...]`` or scalar
             types; left out, the result is a decorator.
         externals: compile-time values for the names the definition imports with
@@ -114,8 +120,10 @@ def lazy_stencil(
             changed).
         dtypes: names used as dtypes in the annotations (``Field["dtype"]``) mapped to numpy
             dtypes.
-        **backend_options: options of the backend, e.g. ``verbose=True`` or the C++ backends'
-            ``opt_level``.
+        eager: build now and return the stencil itself (as :func:`stencil` does).
+        check_syntax: parse the definition now, unless the stencil is in the cache already,
+            so that GTScript errors surface at decoration (the default, as released).
+        **backend_options: options of the backend and the common ones (see :func:`stencil`).
 
     Returns:
         A lazy stencil, called like the stencil it builds; without ``definition``, the
@@ -126,9 +134,9 @@ def lazy_stencil(
     caller_locals = sys._getframe(1).f_locals
 
     def decorate(func: Callable[..., Any]) -> Any:
-        return LazyStencil(
+        lazy = LazyStencil(
             func,
-            backend=backend,
+            backend=backend or "numpy",
             externals=externals,
             name=name,
             rebuild=rebuild,
@@ -136,6 +144,15 @@ def lazy_stencil(
             options=backend_options,
             annotation_locals=caller_locals,
         )
+        try:
+            if eager:
+                return lazy.implementation
+            if check_syntax:
+                lazy.check_syntax()
+        except _USER_ERRORS as error:  # the user's frames only (ADR 0030)
+            _hide_internal_frames(error)
+            raise
+        return lazy
 
     return decorate if definition is None else decorate(definition)
 

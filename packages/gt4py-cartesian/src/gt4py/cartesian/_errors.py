@@ -71,6 +71,10 @@ class BackendNotAvailableError(GTScriptError):
     backend): raised before any work, naming what to install or use instead."""
 
 
+class StencilNotCachedError(GTScriptError):
+    """``raise_if_not_cached=True`` and the stencil is not in the cache."""
+
+
 #: The errors about the user's definition or call, whose tracebacks the entry points (the
 #: decorators, ``StencilObject.__call__``) cut down to the user's frames (ADR 0030). A
 #: ``StencilCompilationError`` is gt4py's (its generated code did not compile): never filtered.
@@ -90,4 +94,5 @@ __all__ = [
     "GTScriptSyntaxError",
     "StencilArgumentError",
     "StencilCompilationError",
+    "StencilNotCachedError",
 ]

@@ -39,13 +39,18 @@ from collections.abc import Callable, Iterator, Mapping
 from types import ModuleType
 from typing import Any
 
-from gt4py.infra import pipeline
+from gt4py.infra import config as infra_config, pipeline
 from gt4py.infra.caching import BuildDirCache, build_label, import_generated_module
 from gt4py.infra.tracebacks import hide_internal_frames
 
 from . import _backends
 from ._backends import MODULE_FILE, Backend, EntryContents
-from ._errors import USER_ERRORS, BackendNotAvailableError, GTScriptDefinitionError
+from ._errors import (
+    USER_ERRORS,
+    BackendNotAvailableError,
+    GTScriptDefinitionError,
+    StencilNotCachedError,
+)
 from ._pipeline import BuildRequest, render
 from ._stencil_key import stencil_identity
 from ._stencil_object import StencilObject
@@ -130,6 +135,58 @@ def build_stencil(
     options: Mapping[str, Any],
     annotation_locals: Mapping[str, Any] | None = None,
 ) -> StencilObject:
+    """Build (or load from the cache) the stencil of ``func`` for ``backend``. The options
+    that are settings for this one stencil (released's ``cache_settings=``,
+    ``literal_int_precision=``, ``literal_float_precision=``) apply while it is built."""
+    with infra_config.overrides(**_stencil_settings(options)):
+        return _build_stencil(
+            func,
+            backend=backend,
+            externals=externals,
+            name=name,
+            rebuild=rebuild,
+            dtypes=dtypes,
+            options=options,
+            annotation_locals=annotation_locals,
+        )
+
+
+def _stencil_settings(options: Mapping[str, Any]) -> dict[str, Any]:
+    settings: dict[str, Any] = {}
+    for kind in ("int", "float"):
+        precision = options.get(f"literal_{kind}_precision")
+        if precision is not None:
+            if precision not in (32, 64):
+                raise GTScriptDefinitionError(
+                    f"literal_{kind}_precision={precision!r}: the bit width of untyped "
+                    f"{kind} literals must be 32 or 64"
+                )
+            settings[f"literal_{kind}_precision"] = int(precision)
+    cache_settings = options.get("cache_settings")
+    if cache_settings:
+        from .config import cache_settings as current
+
+        if not isinstance(cache_settings, Mapping):
+            raise GTScriptDefinitionError(
+                f"cache_settings must be a dict (root_path, dir_name), got {cache_settings!r}"
+            )
+        root = cache_settings.get("root_path", current["root_path"])
+        dir_name = cache_settings.get("dir_name", current["dir_name"])
+        settings["build_cache_dir"] = pathlib.Path(os.fspath(root), os.fspath(dir_name))
+    return settings
+
+
+def _build_stencil(
+    func: Callable[..., Any],
+    *,
+    backend: str,
+    externals: Mapping[str, Any] | None,
+    name: str | None,
+    rebuild: bool,
+    dtypes: Mapping[str, Any] | None,
+    options: Mapping[str, Any],
+    annotation_locals: Mapping[str, Any] | None = None,
+) -> StencilObject:
     if not isinstance(func, types.FunctionType | types.MethodType):
         raise TypeError(f"a stencil definition must be a Python function, got {func!r}")
     backend_obj = _backends.get_backend(backend)
@@ -181,6 +238,11 @@ def build_stencil(
             digest = identity.key.digest
             with _lock:
                 loaded = _loaded.get(digest)
+            if common.get("raise_if_not_cached") and _cache.get(identity.key) is None:
+                raise StencilNotCachedError(
+                    f"stencil {identity.call} for {backend} is not in the cache "
+                    f"({_cache_root_text()}) and raise_if_not_cached=True"
+                )
             entry = _cache.get_or_build(identity.key, build)
             loading = time.perf_counter()
             if loaded is None:
@@ -227,12 +289,22 @@ def build_stencil(
     return stencil
 
 
-#: Keywords every backend takes (released's build options): not part of the cache key, as
-#: none changes the generated code. ``build_info`` is a dict filled with the build's timings;
+#: Keywords every backend takes (released's build options): not part of the cache key
+#: themselves (none changes generated code, or it does so through a keyed setting). ``build_info`` is a dict filled with the build's timings;
 #: ``format_source`` is accepted (generated code is always written readable);
 #: ``oir_pipeline`` may skip released's optimization passes, none of which this gt4py's
 #: generators apply (ADR 0040).
-COMMON_OPTIONS = ("build_info", "format_source", "oir_pipeline")
+COMMON_OPTIONS = (
+    "build_info",
+    "format_source",
+    "oir_pipeline",
+    # settings for this stencil's build (build_stencil applies them; keyed as settings are)
+    "cache_settings",
+    "literal_int_precision",
+    "literal_float_precision",
+    # an error instead of a build when the stencil is not in the cache
+    "raise_if_not_cached",
+)
 
 
 def split_stencil_options(
@@ -268,6 +340,10 @@ def split_stencil_options(
             f"(custom OIR pipelines cannot run here, ADR 0040), got {type(pipeline).__name__}"
         )
     return own, common
+
+
+def _cache_root_text() -> str:
+    return str(infra_config.BUILD_CACHE_DIR.get())
 
 
 def _fill_build_info(
@@ -375,6 +451,39 @@ class LazyStencil:
         self._build_args = build_args
         self._implementation: StencilObject | None = None
         self.backend = build_args["backend"]
+
+    @property
+    def field_info(self) -> Any:
+        return self.implementation.field_info
+
+    def check_syntax(self) -> None:
+        """Parse the definition (raising its GTScript errors) unless its stencil is cached."""
+        args = self._build_args
+        with infra_config.overrides(**_stencil_settings(args["options"])):
+            backend = _backends.get_backend(args["backend"])
+            options, _ = split_stencil_options(backend, args["options"])
+            identity = stencil_identity(
+                self.definition,
+                backend=args["backend"],
+                externals=dict(args["externals"] or {}),
+                dtypes=dict(args["dtypes"] or {}),
+                name=args["name"] or self.definition.__name__,
+                options=options,
+                annotation_locals=args["annotation_locals"],
+            )
+            if args["rebuild"] or _cache.get(identity.key) is None:
+                from ._pipeline import definition_ir, parse_definition
+
+                request = BuildRequest(
+                    func=self.definition,
+                    name=args["name"] or self.definition.__name__,
+                    backend=args["backend"],
+                    externals=dict(args["externals"] or {}),
+                    dtypes=dict(args["dtypes"] or {}),
+                    annotation_locals=args["annotation_locals"],
+                    options=options,
+                )
+                definition_ir(parse_definition(request, request), request)
 
     @property
     def implementation(self) -> StencilObject:

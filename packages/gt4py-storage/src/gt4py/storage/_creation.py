@@ -31,6 +31,7 @@ def _allocate(backend: BackendLayout, spec: StorageSpec) -> Any:
         byte_alignment=backend.byte_alignment(spec.dtype),
         aligned_index=spec.aligned_index,
         device=device,
+        aligned_beyond_shape=True,
     )
     return buffer.ndarray
 

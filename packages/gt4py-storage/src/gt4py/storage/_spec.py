@@ -93,7 +93,9 @@ def storage_spec(
                 f"dimensions {names} name {len(names)} dimensions but the shape {extents} has "
                 f"{len(extents)}; give one name per dimension (data dimensions as '0', '1', ...)"
             )
-    index = normalize_aligned_index(aligned_index, extents)
+    # released's GTScript API accepts an aligned index past the shape (NDSL passes its
+    # default origin (3, 3, 0) for any storage)
+    index = normalize_aligned_index(aligned_index, extents, beyond_shape=True)
     if data_shape:
         used = {int(name) for name in names if is_data_dimension(name)}
         start = max(used, default=-1) + 1

@@ -128,9 +128,11 @@ def normalize_shape(shape: IndexSequence) -> tuple[int, ...]:
 
 
 def normalize_aligned_index(
-    aligned_index: IndexSequence | None, shape: tuple[int, ...]
+    aligned_index: IndexSequence | None, shape: tuple[int, ...], *, beyond_shape: bool = False
 ) -> tuple[int, ...]:
-    """``aligned_index`` as a tuple of ints inside ``shape`` (``None`` means the origin)."""
+    """``aligned_index`` as a tuple of ints inside ``shape`` (``None`` means the origin);
+    with ``beyond_shape``, an index past the end is accepted too (the GTScript storage API,
+    as released: the alignment is placed as if the array went on)."""
     if aligned_index is None:
         return (0,) * len(shape)
     index = _int_tuple(aligned_index, "aligned_index", "integers")
@@ -145,7 +147,7 @@ def normalize_aligned_index(
             "counted from 0 in each dimension"
         )
     for dim, (entry, extent) in enumerate(zip(index, shape, strict=True)):
-        if entry >= extent and not (entry == 0 and extent == 0):
+        if entry >= extent and not (entry == 0 and extent == 0) and not beyond_shape:
             raise ValueError(
                 f"aligned_index {index} lies outside the shape {shape}: index {entry} in "
                 f"dimension {dim} of extent {extent}"
@@ -180,6 +182,7 @@ def allocate(
     byte_alignment: int = 1,
     aligned_index: IndexSequence | None = None,
     device: Device | DeviceType = CPU_DEVICE,
+    aligned_beyond_shape: bool = False,
 ) -> TensorBuffer:
     """Allocate an uninitialized buffer whose element at ``aligned_index`` is byte-aligned.
 
@@ -195,6 +198,8 @@ def allocate(
         aligned_index: the index that lands on the alignment boundary (typically the origin
             of the compute domain, past the halo). Default: the first element.
         device: where the memory lives: the CPU (numpy) or a CUDA/ROCm GPU (cupy).
+        aligned_beyond_shape: accept an ``aligned_index`` past the end of the shape (the
+            GTScript storage API, as released).
     """
     extents = normalize_shape(shape)
     scalar = as_storable_dtype(dtype)
@@ -209,7 +214,7 @@ def allocate(
             )
         layout = tuple(int(entry) for entry in layout_map)
     alignment = _check_byte_alignment(byte_alignment)
-    index = normalize_aligned_index(aligned_index, extents)
+    index = normalize_aligned_index(aligned_index, extents, beyond_shape=aligned_beyond_shape)
     target = as_device(device)
 
     itemsize = scalar.itemsize
