@@ -12,6 +12,8 @@ from __future__ import annotations
 import sys
 import warnings
 
+from mypy.plugin import Plugin  # tach-ignore
+
 from gt4py.infra.deprecation import GT4PyDeprecationWarning
 
 from .. import mypy_plugin as _plugin
@@ -27,7 +29,7 @@ GT4PyNextPlugin = _plugin.GT4PyNextPlugin
 warnings.warn(MESSAGE, GT4PyDeprecationWarning, stacklevel=2)
 
 
-def plugin(version: str) -> type[GT4PyNextPlugin]:
+def plugin(version: str) -> type[Plugin]:
     """mypy's entry point: gt4py.next.mypy_plugin's plugin, with a line naming its path."""
     print(MESSAGE, file=sys.stderr)
     return _plugin.plugin(version)
