@@ -226,3 +226,33 @@ def test_boolean_conditions_of_every_form_are_fine():
     inp, out = np.array([1.0, -1.0, 0.0]).reshape(3, 1, 1), np.zeros((3, 1, 1))
     stencil(inp, np.array([True, False, False]).reshape(3, 1, 1), out)
     assert out.ravel().tolist() == [2.0, 3.0, 0.0]
+
+
+def test_a_misspelled_builtin_or_name_gets_a_did_you_mean(backend):
+    """Python's "did you mean" over GTScript's builtins and the stencil's own names."""
+
+    def misspelled_builtin(a: F, out: F):
+        with computation(PARALLEL), interval(...):
+            out = sqr(a)  # noqa: F821
+
+    with pytest.raises(gtscript.GTScriptSyntaxError, match="'sqr' is not a callable") as info:
+        gtscript.stencil(backend=backend, definition=misspelled_builtin)
+    assert (
+        "did you mean 'sqrt'? (a GTScript builtin: `from gt4py.cartesian.gtscript import sqrt`)"
+        in str(info.value)
+    )
+
+    def misspelled_parameter(field_a: F, out: F):
+        with computation(PARALLEL), interval(...):
+            out = field_b + 1.0  # noqa: F821
+
+    with pytest.raises(gtscript.GTScriptSymbolError, match="did you mean 'field_a'\\?"):
+        gtscript.stencil(backend=backend, definition=misspelled_parameter)
+
+    def far_from_anything(a: F, out: F):
+        with computation(PARALLEL), interval(...):
+            out = zzzzzz(a)  # noqa: F821
+
+    with pytest.raises(gtscript.GTScriptSyntaxError) as info:
+        gtscript.stencil(backend=backend, definition=far_from_anything)
+    assert "did you mean" not in str(info.value)

@@ -9,7 +9,9 @@ the errors pyright must report, and every other line must get none.
 from __future__ import annotations
 
 import collections
+import contextlib
 import importlib.util
+import io
 import json
 import os
 import pathlib
@@ -45,13 +47,14 @@ def _expected() -> collections.Counter[tuple[str, int, str]]:
     return expected
 
 
-@pytest.fixture(scope="module")
-def mypy_errors(tmp_path_factory: pytest.TempPathFactory) -> collections.Counter[tuple[str, int, str]]:  # fmt: skip
+def _mypy(
+    config: pathlib.Path, cache: pathlib.Path, *paths: pathlib.Path
+) -> tuple[collections.Counter[tuple[str, int, str]], str]:
+    """mypy's errors as (file name, line, code), and its standard error."""
     from mypy import api
 
-    cache = tmp_path_factory.mktemp("mypy-cache")
     stdout, stderr, status = api.run(
-        ["--config-file", str(FOLDER / "mypy.ini"), "--cache-dir", str(cache), str(FOLDER)]
+        ["--config-file", str(config), "--cache-dir", str(cache), *map(str, paths)]
     )
     assert status in (0, 1), stdout + stderr  # 2: mypy itself failed (config, plugin, crash)
     found: collections.Counter[tuple[str, int, str]] = collections.Counter()
@@ -61,7 +64,51 @@ def mypy_errors(tmp_path_factory: pytest.TempPathFactory) -> collections.Counter
             found[(pathlib.Path(match["file"]).name, int(match["line"]), match["code"])] += 1
         else:
             assert not re.match(r"^\S+:\d+: error:", line), f"unparsed mypy error: {line}"
-    return found
+    return found, stderr
+
+
+@pytest.fixture(scope="module")
+def mypy_errors(tmp_path_factory: pytest.TempPathFactory) -> collections.Counter[tuple[str, int, str]]:  # fmt: skip
+    cache = tmp_path_factory.mktemp("mypy-cache")
+    return _mypy(FOLDER / "mypy.ini", cache, FOLDER)[0]
+
+
+def test_the_released_plugin_path_still_checks_and_names_the_new_one(mypy_errors, tmp_path):
+    """A gt4py 1.2 configuration (`plugins = gt4py.next.type_system.mypy_plugin`) loads the
+    same plugin: the same errors, and a line on standard error naming the new path."""
+    config = tmp_path / "mypy.ini"
+    text = (FOLDER / "mypy.ini").read_text()
+    assert "plugins = gt4py.next.mypy_plugin" in text
+    config.write_text(text.replace("gt4py.next.mypy_plugin", "gt4py.next.type_system.mypy_plugin"))
+    printed = io.StringIO()
+    with contextlib.redirect_stderr(printed):  # the plugin's line (mypy's api keeps its own)
+        found, _ = _mypy(config, tmp_path / "cache", FOLDER)
+    assert found == mypy_errors
+    stderr = printed.getvalue()
+    assert (
+        "the mypy plugin gt4py.next.type_system.mypy_plugin is deprecated; "
+        'use plugins = ["gt4py.next.mypy_plugin"]' in stderr
+    )
+
+
+def test_without_the_plugin_mypy_flags_the_calls_pyright_flags(tmp_path):
+    """Without the plugin mypy checks what pyright checks: each wrong call that passes only the
+    definition's arguments (the `# P:` lines) is an error. Its other errors are the documented
+    limits (docs/guides/typing.md): value dimensions in the annotation alias, which mypy reads
+    as types (`type-arg`, `valid-type`), and the Python float for a `gtx.float64`."""
+    config = tmp_path / "mypy.ini"
+    config.write_text("[mypy]\nstrict = True\n")
+    found, _ = _mypy(config, tmp_path / "cache", PYRIGHT_FILE)
+    flagged = {line for _, line, _ in found}
+    calls = {line for line, _ in _pyright_expected()}
+    assert len(calls) == 7 and calls <= flagged
+    annotation = next(
+        n
+        for n, text in enumerate(PYRIGHT_FILE.read_text().splitlines(), start=1)
+        if text.startswith("IField = ")
+    )
+    others = {(line, code) for _, line, code in found if line not in calls}
+    assert others <= {(annotation, "type-arg"), (annotation, "valid-type")}, sorted(others)
 
 
 def test_expected_errors_are_found_and_nothing_else(mypy_errors):

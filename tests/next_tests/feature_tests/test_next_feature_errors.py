@@ -126,3 +126,59 @@ def test_unsupported_python_syntax():
 
     assert "while" in str(caught.value).lower() or "unsupported" in str(caught.value).lower()
     assert_points_at(caught.value, "# marker: while")
+
+
+@gtx.field_operator
+def _add_for_counts(a: IField, b: IField) -> IField:
+    return a + b
+
+
+@gtx.program
+def _three_parameters(a: IField, b: IField, out: IField):
+    _add_for_counts(a, b, out=out)
+
+
+@pytest.mark.parametrize("backend", [gtx.embedded_numpy, gtx.itir_python], ids=lambda b: b.name)
+def test_a_missing_program_argument_is_named(backend):
+    """Positional calls that miss arguments name them (issue 45), before anything runs; a
+    call with keywords names them as Python's binding does."""
+    a = gtx.zeros({I: 4}, dtype=gtx.float64)
+    run = _three_parameters.with_backend(backend)
+    with pytest.raises(TypeError, match=r"missing the argument\(s\) 'out' \(it takes a, b, out; got 2\)"):  # fmt: skip
+        run(a, a, offset_provider={})
+    with pytest.raises(TypeError, match=r"missing the argument\(s\) 'b', 'out'"):
+        run(a, offset_provider={})
+    with pytest.raises(TypeError, match=r"takes 3 argument\(s\) \(a, b, out\), got 4"):
+        run(a, a, a, a, offset_provider={})
+    with pytest.raises(TypeError, match="'out'"):
+        run(a=a, b=a, offset_provider={})
+
+
+def test_a_misspelled_builtin_gets_a_did_you_mean():
+    """Python's "did you mean" over the DSL's builtins and the definition's names (issue 45)."""
+    with pytest.raises(errors.UndefinedSymbolError) as info:
+
+        @gtx.field_operator
+        def typo(a: IField) -> IField:
+            return maximun(a, a)  # noqa: F821  # did-you-mean-builtin
+
+    message = str(info.value)
+    assert "undefined name 'maximun'" in message
+    assert (
+        "did you mean 'maximum'? (a gt4py.next builtin: `from gt4py.next import maximum`" in message
+    )
+    assert_points_at(info.value, "# did-you-mean-builtin")
+
+    with pytest.raises(errors.UndefinedSymbolError, match=r"did you mean 'IField'\?"):
+
+        @gtx.field_operator
+        def typo_of_a_global(a: IField) -> IField:
+            return a + IFeld  # noqa: F821
+
+    with pytest.raises(errors.UndefinedSymbolError) as info:
+
+        @gtx.field_operator
+        def nothing_close(a: IField) -> IField:
+            return zzzzzz(a)  # noqa: F821
+
+    assert "did you mean" not in str(info.value)

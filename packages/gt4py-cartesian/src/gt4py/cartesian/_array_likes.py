@@ -6,8 +6,8 @@ without a copy where the protocol allows one, so the stencil writes into the cal
 Two optional attributes add meaning:
 
 - ``__gt_origin__``: the field's default origin, used when the call gives none for it;
-- ``__gt_dims__``: the names of its dimensions, which must be the field's axes (and data
-  dimensions).
+- ``__gt_dims__``: the names of its dimensions, in the array's order: they must be the field's
+  axes (and data dimensions); an array in another axis order is transposed (a view).
 
 numpy and cupy arrays without these attributes take none of this: :func:`is_plain_array`
 answers from a per-type table, so the usual call pays one lookup per field.
@@ -57,13 +57,14 @@ def adopt_array_likes(
         param = stencil._params[i]
         name = param["name"]
         dims = getattr(value, "__gt_dims__", None)
-        if dims is not None:
-            _check_dims(name, tuple(dims), param)
+        order = None if dims is None else _axis_order(name, tuple(map(str, dims)), param)
         gt_origin = getattr(value, "__gt_origin__", None)
-        if gt_origin is not None:
+        if gt_origin is not None:  # counted in the stencil's axis order, as a call's origin
             found_origins[name] = tuple(gt_origin)
-        values[i] = _as_array(name, value)
+        array = _as_array(name, value)
+        values[i] = array if order is None else array.transpose(order)  # a view
     return values, _with_default_origins(origin, found_origins)
+
 
 
 def _as_array(name: str, value: Any) -> Any:
@@ -86,15 +87,23 @@ def _as_array(name: str, value: Any) -> Any:
     )
 
 
-def _check_dims(name: str, dims: tuple[Any, ...], param: Mapping[str, Any]) -> None:
+def _axis_order(
+    name: str, dims: tuple[str, ...], param: Mapping[str, Any]
+) -> tuple[int, ...] | None:
+    """The transposition that puts an array whose axes are named ``dims`` into the field's
+    order (its axes as I, J, K, then its data dimensions as given); None if it is in order.
+    Names that are not exactly the field's axes and data dimensions are an error."""
     axes = tuple(param["axes"])
-    spatial = tuple(str(d) for d in dims[: len(axes)])
-    if len(dims) != len(axes) + len(param["data_dims"]) or sorted(spatial) != sorted(axes):
+    spatial = [d for d in dims if d in ("I", "J", "K")]
+    data = [n for n, d in enumerate(dims) if d not in ("I", "J", "K")]
+    if sorted(spatial) != sorted(axes) or len(data) != len(param["data_dims"]):
         raise StencilArgumentError(
             f"field '{name}' has dimensions {dims} (its __gt_dims__), but the stencil declares "
             f"it over {axes}"
             + (f" with data dimensions {tuple(param['data_dims'])}" if param["data_dims"] else "")
         )
+    order = (*(dims.index(axis) for axis in axes), *data)
+    return None if order == tuple(range(len(dims))) else order
 
 
 def _with_default_origins(origin: Any, found: Mapping[str, tuple[int, ...]]) -> Any:

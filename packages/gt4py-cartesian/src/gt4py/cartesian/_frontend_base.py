@@ -121,7 +121,8 @@ class ParserBase:
             ) from None
         if dtype.kind not in "biuf":
             raise self._definition(f"'{name}' has unsupported type {dtype}", node)
-        return dtype.name
+        name_of_dtype: str = dtype.name
+        return name_of_dtype
 
 
 def is_docstring(stmt: ast.stmt) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import abc
 import ast
+import difflib
 from typing import Any
 
 from . import _dsl_names as dsl, _ir as ir, _types
@@ -163,7 +164,7 @@ class ExpressionParsing(ConstantEvaluation, abc.ABC):
             return axis
         raise GTScriptSymbolError(
             f"undefined symbol '{name}': not a parameter, an assigned temporary, an external "
-            "(externals=) or a GTScript builtin",
+            f"(externals=) or a GTScript builtin{self._did_you_mean(name, values=True)}",
             loc=self._loc(node),
         )
 
@@ -351,6 +352,24 @@ class ExpressionParsing(ConstantEvaluation, abc.ABC):
         try:
             return self._const_eval(node, allow_callables=True)
         except NotConstant:
-            raise self._syntax(
-                f"'{ast.unparse(node)}' is not a callable GTScript name", node
-            ) from None
+            message = f"'{ast.unparse(node)}' is not a callable GTScript name"
+            if isinstance(node, ast.Name):
+                message += self._did_you_mean(node.id)
+            raise self._syntax(message, node) from None
+
+    def _did_you_mean(self, name: str, *, values: bool = False) -> str:
+        """Python's "did you mean" over GTScript's builtins and the names the stencil sees
+        (``values``: a name read as a value, so also parameters and temporaries)."""
+        dsl_names = {*dsl.MATH_BUILTINS, *dsl.CAST_BUILTINS, *PY_BUILTIN_FUNCS, *PY_BUILTIN_CASTS}
+        visible = {*self._scope.namespace, *self._externals}
+        if values:
+            visible |= {*self._params, *self._temps, *self._scope.aliases}
+        close = difflib.get_close_matches(name, sorted(dsl_names | visible), n=1, cutoff=0.75)
+        if not close:
+            return ""
+        if close[0] in visible or close[0] in PY_BUILTIN_FUNCS or close[0] in PY_BUILTIN_CASTS:
+            return f"; did you mean '{close[0]}'?"
+        return (
+            f"; did you mean '{close[0]}'? (a GTScript builtin: "
+            f"`from gt4py.cartesian.gtscript import {close[0]}`)"
+        )

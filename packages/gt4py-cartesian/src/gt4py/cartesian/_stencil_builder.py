@@ -124,6 +124,32 @@ def _built_stages(
     return pipeline.StageValues(backend.STAGES, located)
 
 
+#: The backends that build CUDA for a GPU (gt:gpu_emulated builds it for the host: no GPU).
+DEVICE_BACKENDS = ("gt:gpu", "cuda")
+
+
+def _require_gpu(backend: str) -> None:
+    """Before a GPU build (nvcc takes tens of seconds): cupy and a GPU, unless the
+    ``gpu_build_without_device`` setting says to build anyway (a cache on a login node)."""
+    from gt4py import storage
+    from gt4py.infra import config
+
+    if config.GPU_BUILD_WITHOUT_DEVICE.get():
+        return
+    try:
+        storage.require_gpu(
+            f"backend {backend!r}",
+            "pip install 'gt4py-cartesian[cuda12]' (or [cuda13]), or the cupy of your CUDA "
+            "version; to build without a GPU (into a cache), set "
+            "GT4PY_GPU_BUILD_WITHOUT_DEVICE=1",
+        )
+    except storage.NoGPUError as error:
+        raise storage.NoGPUError(
+            f"{error}; to build without a GPU (into a cache, e.g. on a login node), set "
+            "GT4PY_GPU_BUILD_WITHOUT_DEVICE=1"
+        ) from error.__cause__
+
+
 def build_stencil(
     func: Callable[..., Any],
     *,
@@ -194,6 +220,8 @@ def _build_stencil(
     if unavailable is not None:
         raise BackendNotAvailableError(unavailable)
     options, common = split_stencil_options(backend_obj, options)
+    if backend in DEVICE_BACKENDS:
+        _require_gpu(backend)
     build_info: dict[str, Any] | None = common.get("build_info")
     started = time.perf_counter()
     request = BuildRequest(

@@ -247,4 +247,5 @@ def _signature_identity(
 def _dtype_name(spec: Any, dtypes: Mapping[str, Any]) -> str:
     if isinstance(spec, str) and spec in dtypes:
         spec = dtypes[spec]
-    return np.dtype(spec).name
+    name: str = np.dtype(spec).name
+    return name

@@ -23,6 +23,8 @@ import threading
 import warnings
 from typing import Any, Final
 
+from gt4py.infra.deprecation import GT4PyDeprecationWarning
+
 
 class ExecutionMode(enum.Enum):
     EMBEDDED = "embedded"
@@ -145,7 +147,7 @@ def resolve_backend(backend: Any, what: str) -> Backend:
             f"backend=None ({what}) is deprecated: it means embedded execution, spelled "
             "gtx.embedded_numpy (the default when backend= is left out); backend=None will be "
             "a TypeError in gt4py-next 0.3 (docs/migration.md)",
-            DeprecationWarning,
+            GT4PyDeprecationWarning,
             stacklevel=_user_stacklevel(),
         )
         return embedded_numpy

@@ -23,6 +23,8 @@ from collections.abc import Callable, Mapping, Sequence
 from types import ModuleType
 from typing import Any
 
+from gt4py.infra.deprecation import GT4PyDeprecationWarning
+
 
 @dataclasses.dataclass(frozen=True)
 class Moved:
@@ -61,7 +63,7 @@ def moved_message(qualified_name: str, spelling: str) -> str:
 def warn_moved(qualified_name: str, spelling: str, *, stacklevel: int = 2) -> None:
     """The ``DeprecationWarning`` of a relocated name (``stacklevel`` 2: the caller's caller)."""
     warnings.warn(
-        moved_message(qualified_name, spelling), DeprecationWarning, stacklevel=stacklevel + 1
+        moved_message(qualified_name, spelling), GT4PyDeprecationWarning, stacklevel=stacklevel + 1
     )
 
 

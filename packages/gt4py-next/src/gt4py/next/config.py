@@ -24,6 +24,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from gt4py.infra import config as _config
+from gt4py.infra.deprecation import GT4PyDeprecationWarning
 
 from ._relocated import Gone
 
@@ -155,7 +156,7 @@ def __getattr__(name: str) -> Any:
     view = _VIEWS.get(name)
     if view is None:
         raise _missing(name)
-    warnings.warn(view.warning(name), DeprecationWarning, stacklevel=2)
+    warnings.warn(view.warning(name), GT4PyDeprecationWarning, stacklevel=2)
     return view.to_released(_config.get(view.setting))
 
 
@@ -165,7 +166,7 @@ class _ReleasedConfigModule(types.ModuleType):
     def __setattr__(self, name: str, value: Any) -> None:
         view = _VIEWS.get(name)
         if view is not None:
-            warnings.warn(view.warning(name), DeprecationWarning, stacklevel=2)
+            warnings.warn(view.warning(name), GT4PyDeprecationWarning, stacklevel=2)
             _config.set(view.setting, view.from_released(value), source=f"gt4py.next.config.{name}")
             return
         if name in _NO_SETTING:

@@ -9,6 +9,8 @@
 - Memory sharing between arrays, as both DSL stacks check it before a call:
   :func:`memory_owner` (with :data:`FOREIGN_MEMORY`), :func:`byte_span`, :func:`spans_overlap`,
   :func:`data_address`.
+- The GPU backends' check before they build: :func:`require_gpu` (cupy and a usable GPU, or
+  :class:`NoGPUError` / an ``ImportError`` that names the problem).
 
 Importing this package imports numpy and gt4py.infra only; cupy is imported on first GPU use.
 """
@@ -20,6 +22,7 @@ from ._creation import (
     ones as ones,
     zeros as zeros,
 )
+from ._devices import NoGPUError as NoGPUError, require_gpu as require_gpu
 from ._layouts import (
     AxisOrderLayout as AxisOrderLayout,
     LayoutMaker as LayoutMaker,
@@ -53,6 +56,7 @@ __all__ = [
     "BackendLayout",
     "LayoutMaker",
     "LayoutMap",
+    "NoGPUError",
     "TensorBuffer",
     "UnknownBackendError",
     "__version__",
@@ -69,6 +73,7 @@ __all__ = [
     "ones",
     "register_backend",
     "registered_backends",
+    "require_gpu",
     "spans_overlap",
     "strides_follow_layout_map",
     "unregister_backend",

@@ -32,6 +32,41 @@ def import_cupy() -> ModuleType:
     return module
 
 
+class NoGPUError(RuntimeError):
+    """A GPU backend was asked to build or run on a machine where cupy finds no usable GPU."""
+
+
+#: Set once a device was found: the check costs a CUDA runtime call only until then.
+_gpu_found: list[bool] = []
+
+
+def require_gpu(what: str, install_hint: str) -> ModuleType:
+    """cupy, once it has found a usable GPU; otherwise an error that names the problem.
+
+    For the GPU backends, before they build anything: no cupy is an ``ImportError`` ending in
+    ``install_hint``; cupy without a driver or a device is a :class:`NoGPUError` with cupy's
+    own words (``cudaErrorNoDevice``, ``cudaErrorInsufficientDriver``, ...). ``what`` names
+    the backend in both.
+    """
+    try:
+        import cupy  # type: ignore[import-not-found, unused-ignore]
+    except ImportError as error:
+        raise ImportError(f"{what} needs cupy, which is not installed: {install_hint}") from error
+    if not _gpu_found:
+        try:
+            count = int(cupy.cuda.runtime.getDeviceCount())
+        except Exception as error:  # cupy's CUDARuntimeError (no driver, no device, ...)
+            raise NoGPUError(
+                f"{what} needs a GPU, and cupy found none on this machine: {error} "
+                f"({type(error).__name__})"
+            ) from error
+        if count == 0:
+            raise NoGPUError(f"{what} needs a GPU, and cupy found none on this machine")
+        _gpu_found.append(True)
+    module: ModuleType = cupy
+    return module
+
+
 def gpu_device_type() -> DeviceType:
     """The kind of GPU the installed cupy drives: ROCm for a HIP build, CUDA otherwise."""
     cupy = import_cupy()

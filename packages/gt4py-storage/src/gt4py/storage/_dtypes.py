@@ -39,9 +39,10 @@ def _as_dtype(dtype: Any) -> np.dtype[Any]:
     if dtype is None:
         raise TypeError(f"a dtype is required; supported: {_supported_names()}")
     try:
-        return np.dtype(dtype)
+        result: np.dtype[Any] = np.dtype(dtype)
     except TypeError as error:
         raise TypeError(f"{dtype!r} is not a dtype; supported: {_supported_names()}") from error
+    return result
 
 
 def as_storable_dtype(dtype: Any) -> np.dtype[Any]:

@@ -63,7 +63,8 @@ class BackendLayout:
 
     def byte_alignment(self, dtype: Any) -> int:
         """The alignment in bytes for elements of ``dtype``."""
-        return self.alignment * np.dtype(dtype).itemsize
+        itemsize: int = np.dtype(dtype).itemsize
+        return self.alignment * itemsize
 
     def is_optimal_layout(self, array: Any, dimensions: tuple[str, ...]) -> bool:
         """Whether ``array``'s strides follow this backend's layout for ``dimensions``."""

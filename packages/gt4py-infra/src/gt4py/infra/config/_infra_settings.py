@@ -118,6 +118,15 @@ BUILD_JOBS_MODE = _declare(
     "how compilation jobs run: worker processes, threads, or in the calling thread",
     choices=("process", "thread", "serial"),
 )
+GPU_BUILD_WITHOUT_DEVICE = _declare(
+    "gpu_build_without_device",
+    bool,
+    False,
+    (
+        "build for the GPU backends (gt:gpu, cuda, gtfn_gpu) on a machine without a GPU, e.g. "
+        "into a cache on a login node; off, they check for cupy and a GPU before compiling"
+    ),
+)
 CMAKE_BUILD_TYPE = _declare(
     "cmake_build_type",
     str,

@@ -22,6 +22,8 @@ import warnings
 from collections.abc import Iterator, Mapping
 from typing import Any, Final, TypeVar
 
+from gt4py.infra.deprecation import GT4PyDeprecationWarning
+
 from ._setting import (
     ConfigError,
     Resolved as Resolved,
@@ -182,7 +184,7 @@ class _Registry:
                     f"environment variables {setting.env} and {alias.env} (its deprecated "
                     f"released name) are both set: {setting.env}={raw!r} wins, "
                     f"{alias.env} is ignored; unset {alias.env}",
-                    DeprecationWarning,
+                    GT4PyDeprecationWarning,
                     stacklevel=5,
                 )
 
@@ -260,7 +262,7 @@ class _Registry:
         warnings.warn(
             f"environment variable {env} is deprecated; use {setting.env} "
             f"(gt4py setting '{setting.name}') instead",
-            DeprecationWarning,
+            GT4PyDeprecationWarning,
             stacklevel=4,
         )
 

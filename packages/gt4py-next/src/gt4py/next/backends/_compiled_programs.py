@@ -28,7 +28,12 @@ from typing import Any
 
 from ..errors import CallArgumentError
 from ..ffront import type_specifications as ts
-from ..ffront._call_arguments import check_call_arguments, check_operator_out, check_scan_out
+from ..ffront._call_arguments import (
+    argument_count_message,
+    check_call_arguments,
+    check_operator_out,
+    check_scan_out,
+)
 from ..ffront.decorator import Program, ScanOperator, enable_jit_override
 from ..instrumentation._hook_machinery import (
     compile_variant_hook as _compile_variant_hook,
@@ -248,8 +253,7 @@ class ProgramPool(VariantMaker):
         given = len(args) - 2 * domain_arity(domain_dims)
         if given != len(self._names):
             raise CallArgumentError(
-                f"{self.definition.__name__}() takes {len(self._names)} argument(s) "
-                f"({', '.join(self._names)}), got {given}"
+                argument_count_message(self.definition.__name__, self._names, given)
             )
         check_call_arguments(self._callee, self._names, self._declared, args, scan=self._is_scan)
         fast = self._fast_key(args, domain_dims, offset_provider)

@@ -99,7 +99,7 @@ def _pooled_result(function: np.ufunc, args: list[Any] | tuple[Any, ...]) -> Any
         return None
     dtypes = tuple(arg.dtype if hasattr(arg, "dtype") else type(arg) for arg in args)
     try:
-        result_dtype = function.resolve_dtypes((*dtypes, None))[-1]  # type: ignore[attr-defined]
+        result_dtype = function.resolve_dtypes((*dtypes, None))[-1]
         shape = np.broadcast_shapes(*(np.shape(arg) for arg in args))
     except (TypeError, ValueError, AttributeError):
         return None

@@ -54,15 +54,14 @@ class UnsupportedPythonFeatureError(DSLError):
 class UndefinedSymbolError(DSLError):
     """A name that is neither a parameter, a local variable nor a global of the definition."""
 
-    def __init__(self, location: SourceLocation | None, name: str) -> None:
+    def __init__(self, location: SourceLocation | None, name: str, suggestion: str = "") -> None:
         self.name = name
-        super().__init__(
-            location,
-            f"undefined name '{name}': define it (or import it) before the decorated function",
-        )
+        self.suggestion = suggestion
+        message = f"undefined name '{name}': define it (or import it) before the decorated function"
+        super().__init__(location, f"{message}; {suggestion}" if suggestion else message)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.location, self.name))
+        return (type(self), (self.location, self.name, self.suggestion))
 
 
 class MissingParameterAnnotationError(DSLError):

@@ -25,6 +25,18 @@ from ..errors import CallArgumentError
 from . import type_specifications as ts
 
 
+def argument_count_message(function: str, names: Sequence[str], given: int) -> str:
+    """What a call with ``given`` positional arguments for parameters ``names`` got wrong: the
+    parameters it misses by name, or the count it exceeds."""
+    if given < len(names):
+        missing = ", ".join(repr(name) for name in names[given:])
+        return (
+            f"{function}() is missing the argument(s) {missing} "
+            f"(it takes {', '.join(names)}; got {given})"
+        )
+    return f"{function}() takes {len(names)} argument(s) ({', '.join(names)}), got {given}"
+
+
 def check_call_arguments(
     callee: str,
     names: Sequence[str],

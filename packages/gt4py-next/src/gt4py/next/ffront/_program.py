@@ -204,7 +204,12 @@ class Program(_Entry, Generic[_P]):
 
         from .. import metrics
         from ..embedded.context import embedded_context
-        from ._call_arguments import as_declared, check_call_arguments, check_writable
+        from ._call_arguments import (
+            argument_count_message,
+            as_declared,
+            check_call_arguments,
+            check_writable,
+        )
 
         given_args, given_kwargs = args, kwargs
         params = self._checked.params
@@ -212,8 +217,7 @@ class Program(_Entry, Generic[_P]):
             args = self._bound(args, kwargs)
         if len(args) != len(params):
             raise TypeError(
-                f"{self.__name__}() takes {len(params)} argument(s) "
-                f"({', '.join(p.name for p in params)}), got {len(args)}"
+                argument_count_message(self.__name__, [p.name for p in params], len(args))
             )
         declared = [p.type for p in params]
         callee = f"program '{self.__name__}'"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import difflib
 import types
 from collections.abc import Sequence
 from typing import Any, Final, NoReturn
@@ -317,12 +318,29 @@ class OperatorTypeDeduction(CallTyping):
     def visit_Name(self, node: ast.Name) -> ts.TypeSpec:
         return self._name_type(node)
 
+    def _did_you_mean(self, name: str) -> str:
+        """Python's "did you mean" for an undefined name, over the names the definition sees
+        (its locals, closure and module globals) and the DSL's builtins (``maximum``, ...)."""
+        from . import _builtin_catalog
+
+        visible = {*self.symbols, *self.source.closure, *self.source.function.__globals__}
+        dsl = set(_builtin_catalog.__all__) - {"IndexType"}
+        close = difflib.get_close_matches(name, sorted(visible | dsl), n=1, cutoff=0.75)
+        if not close:
+            return ""
+        if close[0] in visible:
+            return f"did you mean '{close[0]}'?"
+        return (
+            f"did you mean '{close[0]}'? (a gt4py.next builtin: "
+            f"`from gt4py.next import {close[0]}`, or `gtx.{close[0]}`)"
+        )
+
     def _name_type(self, node: ast.Name) -> ts.TypeSpec:
         if node.id in self.symbols:
             return self.symbols[node.id]
         value = self.source.lookup(node.id)
         if is_missing(value):
-            raise UndefinedSymbolError(self.location(node), node.id)
+            raise UndefinedSymbolError(self.location(node), node.id, self._did_you_mean(node.id))
         self._note_constant(node, value)
         type_ = type_of_value(value)
         if type_ is None:

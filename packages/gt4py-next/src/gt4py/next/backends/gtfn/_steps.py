@@ -46,6 +46,27 @@ def import_cupy() -> Any:
     return cupy
 
 
+def require_gpu() -> Any:
+    """cupy, once it has found a GPU: before a gtfn_gpu variant is built or run (its tables are
+    copied to the device, ahead of compiling), so that a machine without a GPU fails at once
+    with an error that says so, not after nvcc (or in cupy's words). The
+    ``gpu_build_without_device`` setting builds anyway (a cache on a login node)."""
+    from gt4py import storage
+    from gt4py.infra import config
+
+    if config.GPU_BUILD_WITHOUT_DEVICE.get():
+        return import_cupy()
+    try:
+        return storage.require_gpu(
+            "gtfn_gpu", CUDA_INSTALL_HINT.removeprefix("gtfn_gpu needs cupy and a CUDA compiler: ")
+        )
+    except storage.NoGPUError as error:
+        raise storage.NoGPUError(
+            f"{error}; to build without a GPU (into a cache, e.g. on a login node), set "
+            "GT4PY_GPU_BUILD_WITHOUT_DEVICE=1"
+        ) from error.__cause__
+
+
 BuildType = Literal["Release", "Debug", "RelWithDebInfo", "MinSizeRel"]
 
 
@@ -301,7 +322,7 @@ class GTFNPipeline(_pipeline.ArtifactPipeline):
         by identity); gtfn_cpu: unchanged."""
         if self.device != "gpu":
             return tables
-        cupy = import_cupy()
+        cupy = require_gpu()
         return [cupy.asarray(t) if i % 2 == 0 else t for i, t in enumerate(tables)]
 
 
