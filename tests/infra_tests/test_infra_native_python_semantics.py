@@ -320,4 +320,6 @@ def test_float_to_integer_conversion_is_numpys_in_range_and_saturates_beyond(pro
     out = np.empty(values.shape, dtype=to)
     getattr(probe, f"convert_{src}_{to}")(values, out)
     mismatch = out != expected
-    assert not mismatch.any(), list(zip(values[mismatch], out[mismatch], expected[mismatch]))
+    assert not mismatch.any(), list(
+        zip(values[mismatch], out[mismatch], expected[mismatch], strict=True)
+    )
