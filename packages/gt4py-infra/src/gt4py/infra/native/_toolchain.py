@@ -34,6 +34,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final, Literal
 
 from gt4py.infra import caching, config, pipeline
+from gt4py.infra._python_command import python_command
 
 from . import _support_library, _tools
 from ._errors import ToolchainError
@@ -502,7 +503,7 @@ def _self_test(
     steps = [
         ("compiling", [*compile_command, "-std=c++17", "-c", str(probe_source), "-o", "probe.o"]),
         ("linking", link),
-        ("loading", [sys.executable, "-c", _SELF_TEST, _PROBE_MODULE, str(module_path)]),
+        ("loading", python_command("-c", _SELF_TEST, _PROBE_MODULE, str(module_path))),
     ]
     for step, command in steps:
         completed = _tools.run_command(command, cwd=test_dir)
