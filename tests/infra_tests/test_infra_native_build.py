@@ -416,9 +416,7 @@ def _compiles_with(
     command: Sequence[str], flags: Sequence[str], version: int, where: pathlib.Path
 ) -> subprocess.CompletedProcess[str]:
     source = where / f"uses_v{version}.cpp"
-    source.write_text(
-        f"#include <probe_dep.hpp>\nstatic_assert(prelude_version() == {version});\n"
-    )
+    source.write_text(f"#include <probe_dep.hpp>\nstatic_assert(prelude_version() == {version});\n")
     return subprocess.run(
         [*command, *flags, "-c", str(source), "-o", str(where / "uses.o")],
         capture_output=True,
