@@ -126,3 +126,17 @@ def test_unsupported_python_syntax():
 
     assert "while" in str(caught.value).lower() or "unsupported" in str(caught.value).lower()
     assert_points_at(caught.value, "# marker: while")
+
+
+@pytest.mark.ours_only
+def test_broadcast_to_a_repeated_dimension_is_one_located_error_on_every_backend(backend):
+    """Issue 44: embedded raised a bare ValueError at the call, itir_python and gtfn_cpu ran
+    ``broadcast(s, (J, J))``. The frontend refuses it at the definition, for every backend."""
+    with pytest.raises(errors.DSLTypeError) as caught:
+
+        @gtx.field_operator(backend=backend)
+        def twice(s: gtx.float64) -> JField:
+            return gtx.broadcast(s, (J, J))  # marker: repeated dims
+
+    assert "(J, J)" in caught.value.message and "more than once" in caught.value.message
+    assert_points_at(caught.value, "# marker: repeated dims")
