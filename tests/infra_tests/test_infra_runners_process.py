@@ -174,14 +174,15 @@ def test_a_worker_does_not_import_from_the_working_directory(
 _OTHER_USER = "gt4pyplanter"
 
 
-def _second_user() -> int:
-    """The uid of a second local account (created if this runs as root), else skip."""
+def _second_user() -> tuple[int, bool]:
+    """The uid of a second local account (created if this runs as root), and whether it was
+    created here (then the test removes it); else skip."""
     import pwd
 
     if not hasattr(os, "geteuid") or shutil.which("runuser") is None:
         pytest.skip("needs POSIX users and runuser")
     try:
-        return pwd.getpwnam(_OTHER_USER).pw_uid
+        return pwd.getpwnam(_OTHER_USER).pw_uid, False
     except KeyError:
         pass
     if os.geteuid() != 0 or shutil.which("useradd") is None:
@@ -193,7 +194,7 @@ def _second_user() -> int:
     )
     if created.returncode not in (0, 9):  # 9: created meanwhile by a concurrent run
         pytest.skip(f"useradd failed: {created.stderr.strip()}")
-    return pwd.getpwnam(_OTHER_USER).pw_uid
+    return pwd.getpwnam(_OTHER_USER).pw_uid, created.returncode == 0
 
 
 def test_a_worker_ignores_a_module_another_user_planted(
@@ -201,7 +202,7 @@ def test_a_worker_ignores_a_module_another_user_planted(
 ) -> None:
     """The reported attack with a real second account: it plants ``pickle.py`` in a shared
     (sticky, world-writable) directory; this user's build worker started there ignores it."""
-    uid = _second_user()
+    uid, created = _second_user()
     if uid == os.geteuid():
         pytest.skip("the second user is this user")
     # under the system's temporary directory: pytest's own is private to this user
@@ -230,6 +231,8 @@ def test_a_worker_ignores_a_module_another_user_planted(
         assert marker.read_text() == ""
     finally:
         shutil.rmtree(top, ignore_errors=True)
+        if created:
+            subprocess.run(["userdel", _OTHER_USER], capture_output=True)
 
 
 def test_the_worker_uses_the_callers_recursion_limit(shared_runner: runners.ProcessRunner) -> None:
