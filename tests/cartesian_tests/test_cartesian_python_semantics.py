@@ -3,9 +3,13 @@ the C++ and CUDA backends get it from the shared header <gt4py/python_semantics.
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 import warnings
 
 import numpy as np
+import pytest
 
 from gt4py.cartesian import gtscript
 from gt4py.cartesian.gtscript import PARALLEL, computation, interval
@@ -66,3 +70,114 @@ def test_integer_extremes_wrap_as_numpy(backend):
     np.testing.assert_array_equal(q, expected[0])
     np.testing.assert_array_equal(m, expected[1])
     np.testing.assert_array_equal(p, expected[2])
+
+
+FI32 = gtscript.Field[np.int32]
+FU32 = gtscript.Field[np.uint32]
+FI8 = gtscript.Field[np.int8]
+
+
+def test_integer_division_and_modulo_by_zero_give_numpys_zero(backend):
+    """x // 0 and x % 0 on integers: numpy's 0 on every backend (C++'s is undefined: SIGFPE on
+    x86 killed the process on gt:cpu_ifirst / gt:cpu_kfirst)."""
+
+    @gtscript.stencil(backend=backend)
+    def st(a: FI32, b: FI32, q: FI32, m: FI32, n: FI32):
+        with computation(PARALLEL), interval(...):
+            q = a // b
+            m = a % b
+            n = mod(a, b)  # noqa: F821
+
+    low, high = np.iinfo(np.int32).min, np.iinfo(np.int32).max
+    a = np.array([[[7, -7, 0, low, high, low, low, 7]]], dtype=np.int32)
+    b = np.array([[[0, 0, 0, 0, 0, -1, 1, -2]]], dtype=np.int32)
+    q, m, n = (np.full_like(a, 5) for _ in range(3))
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore", RuntimeWarning)  # numpy warns of the zero divisor
+        st(a, b, q, m, n)
+        expected_q, expected_m = np.floor_divide(a, b), np.remainder(a, b)
+    assert expected_q[0, 0, :5].tolist() == [0] * 5 == expected_m[0, 0, :5].tolist()
+    np.testing.assert_array_equal(q, expected_q)
+    np.testing.assert_array_equal(m, expected_m)
+    np.testing.assert_array_equal(n, expected_m)
+
+
+def _saturated(values: np.ndarray, to) -> np.ndarray:
+    info = np.iinfo(to)
+    wide = np.nan_to_num(values.astype(np.float64), nan=0.0)
+    result = np.full(values.shape, info.min, dtype=to)
+    result[wide > 0] = info.max
+    inside = (wide > float(info.min) - 1) & (wide < float(info.max) + 1)
+    result[inside] = np.trunc(wide[inside]).astype(to)
+    return result
+
+
+def test_casts_of_nan_infinities_and_out_of_range_values(backend):
+    """int32(x) and friends: numpy's result where it is defined; beyond the range (undefined in
+    C++, platform-dependent in numpy) the C++ backends saturate (ADR 0036)."""
+
+    @gtscript.stencil(backend=backend)
+    def st(a: F, i: FI32, u: FU32, s: FI8, w: FI):
+        with computation(PARALLEL), interval(...):
+            i = int32(a)  # noqa: F821
+            u = a  # stored into a uint32 field: the same conversion
+            s = int8(a)  # noqa: F821
+            w = int64(a)  # noqa: F821
+
+    inside = [0.0, -0.0, 1.5, 0.99, 100.0, 126.9]
+    outside = [np.nan, np.inf, -np.inf, 1e30, -1e30, 3e9, -3e9, 5e9, -1.5, 300.0]
+    values = np.array([[inside + outside]])
+    outs = [np.zeros(values.shape, t) for t in (np.int32, np.uint32, np.int8, np.int64)]
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore", RuntimeWarning)  # numpy warns of the invalid casts
+        st(values, *outs)
+        numpys = [values.astype(out.dtype) for out in outs]
+    n = len(inside)
+    for out, numpy_result in zip(outs, numpys, strict=True):
+        np.testing.assert_array_equal(out[..., :n], numpy_result[..., :n])
+        # beyond, numpy's own result varies even with the code path (x86: astype and a store
+        # into a uint32 array differ); the C++ backends saturate
+        if backend not in ("numpy", "debug"):
+            np.testing.assert_array_equal(out, _saturated(values, out.dtype.type))
+
+
+_CRASH_SCRIPT = """\
+import json, warnings
+import numpy as np
+from gt4py.cartesian import gtscript
+from gt4py.cartesian.gtscript import PARALLEL, computation, interval
+
+warnings.simplefilter("ignore", RuntimeWarning)
+F = gtscript.Field[np.int32]
+G = gtscript.Field[np.float64]
+
+@gtscript.stencil(backend={backend!r})
+def st(a: F, b: F, q: F, m: F, x: G, c: F):
+    with computation(PARALLEL), interval(...):
+        q = a // b
+        m = a % b
+        c = int32(x)
+
+a = np.array([[[7, -7, -2**31]]], np.int32)
+b = np.array([[[0, 0, -1]]], np.int32)
+x = np.array([[[np.nan, np.inf, -1e300]]])
+q, m, c = np.zeros_like(a), np.zeros_like(a), np.zeros_like(a)
+st(a, b, q, m, x, c)
+print(json.dumps([q.ravel().tolist(), m.ravel().tolist(), c.ravel().tolist()]))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["numpy", "gt:cpu_ifirst", "gt:cpu_kfirst"])
+def test_integer_division_by_zero_does_not_kill_the_process(name, tmp_path):
+    """The reported crash, in a subprocess (SIGFPE would kill the test run itself)."""
+    script = tmp_path / "crash.py"
+    script.write_text(_CRASH_SCRIPT.format(backend=name))
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=300, cwd=tmp_path
+    )
+    assert done.returncode == 0, (done.returncode, done.stderr[-2000:])
+    q, m, c = json.loads(done.stdout.strip().splitlines()[-1])
+    assert (q, m) == ([0, 0, -(2**31)], [0, 0, 0])
+    if name != "numpy":  # saturated (ADR 0036); numpy's NaN cast depends on the platform
+        assert c == [0, 2**31 - 1, -(2**31)]

@@ -98,3 +98,10 @@ def noisy(value: int) -> int:
 
 def read_stdin() -> str:
     return sys.stdin.read()
+
+
+def interpreter_state() -> tuple[int, int, str]:
+    """How the worker's interpreter was started, and where its ``pickle`` came from."""
+    import pickle
+
+    return sys.flags.isolated, sys.flags.no_user_site, str(pickle.__file__)

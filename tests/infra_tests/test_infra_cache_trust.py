@@ -645,3 +645,37 @@ def test_a_sealed_entry_is_not_listed_on_a_hit_and_an_unsealed_one_is(tmp_path, 
     os.utime(entry)  # touched (say, by a backup tool): listed again, and still valid
     assert cache.get(KEY) == entry
     assert listings == [entry]
+
+
+def test_a_shared_root_whose_owner_left_the_group_is_refused(other_user, shared_tmp):
+    """Issue 44: the declared group's members are trusted, not whoever once was one: a member
+    who left still owns (and can rewrite) the root and the entries they made."""
+    from gt4py.infra.caching import _trust
+
+    if shutil.which("gpasswd") is None:
+        pytest.skip("needs gpasswd to take the user out of the group")
+    root = shared_tmp / "team"
+    root.mkdir()  # the peer's root, as if they had made it (shared_tmp is root's)
+    os.chown(root, other_user.uid, other_user.group_gid)
+    root.chmod(0o2770)
+
+    def peer_makes_the_cache() -> None:
+        caching.FileCache("ns", root=root).put(PY_KEY, b"from the peer")
+
+    with config.overrides(build_cache_shared_group=other_user.group):
+        other_user.run(peer_makes_the_cache, in_group=True)
+        assert root.stat().st_uid == other_user.uid
+        assert caching.FileCache("ns", root=root).get(PY_KEY) == b"from the peer"
+        subprocess.run(["gpasswd", "-d", other_user.name, other_user.group], check=True,
+                       capture_output=True)  # fmt: skip
+        try:
+            vars(_trust).get("_membership", {}).clear()  # else reused for MEMBERSHIP_TTL_S
+            with pytest.raises(caching.CacheError) as error:
+                caching.FileCache("ns", root=root).get(PY_KEY)
+            message = str(error.value)
+            assert str(root) in message and other_user.name in message
+            assert "not a member of the shared group" in message
+        finally:
+            subprocess.run(["gpasswd", "-a", other_user.name, other_user.group], check=True,
+                           capture_output=True)  # fmt: skip
+            vars(_trust).get("_membership", {}).clear()

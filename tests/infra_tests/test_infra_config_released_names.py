@@ -388,3 +388,21 @@ def test_the_docs_table_lists_every_released_variable_with_its_outcome():
     }
     assert not wrong, f"docs/configuration.md gives other outcomes: {wrong}"
     assert all(rows[name] in ("as before", "not read") for name in GENERAL_PURPOSE)
+
+
+@pytest.mark.parametrize("text", ["False", "0", "off"])
+def test_disabling_cartesian_openmp_fails_naming_the_replacement(text):
+    """Issue 44: GT4PY_CARTESIAN_ENABLE_OPENMP=False was ignored with a warning, and the
+    builds used OpenMP anyway."""
+    result = run(READ_SOMETHING, GT4PY_CARTESIAN_ENABLE_OPENMP=text)
+    assert result.returncode == 0, result.stderr
+    first = result.stdout.splitlines()[0]
+    assert first.startswith("ConfigError:"), result.stdout
+    assert f"GT4PY_CARTESIAN_ENABLE_OPENMP={text!r}" in first and "OMP_NUM_THREADS=1" in first
+
+
+def test_enabling_cartesian_openmp_only_warns():
+    result = run(READ_SOMETHING, GT4PY_CARTESIAN_ENABLE_OPENMP="True")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == ["read", "read"]
+    assert "GT4PY_CARTESIAN_ENABLE_OPENMP was read by released gt4py" in result.stderr

@@ -361,7 +361,7 @@ def test_precompiled_prelude_is_made_once_and_force_included(native_env: NativeS
         assert module.total(np.arange(4, dtype=np.float64)) == 6.0
 
     new_calls = native_env.calls()[before:]
-    precompiles = [call for call in new_calls if "-x c++-header" in call]
+    precompiles = [call for call in new_calls if "-x c++-header" in call and ".gch" in call]
     assert len(precompiles) == 1, precompiles  # one per compile command, shared by both
     (entry,) = (native_env.cache_dir / "native" / "preludes" / "_dirs").iterdir()
     header = entry / "extension_prelude.hpp"
@@ -390,9 +390,134 @@ def test_a_compiler_that_cannot_precompile_builds_without_the_prelude(
     command = [str(refusing), "-O2"]
     assert _prelude.prelude_flags(command, SHIPPED_INCLUDE_DIR, "refusing") == []
     assert _prelude.prelude_flags(command, SHIPPED_INCLUDE_DIR, "refusing") == []
-    assert len(calls.read_text().splitlines()) == 1  # the refusal is remembered, not retried
+    # one listing of the headers (-M), one precompile: the refusal is remembered, not retried
+    assert len(calls.read_text().splitlines()) == 2
     reasons = [p.read_text() for p in (native_env.cache_dir / "native").rglob("unusable.txt")]
     assert any("no headers here" in reason for reason in reasons)
+
+
+def _own_prelude(root: pathlib.Path, version: int) -> pathlib.Path:
+    """A shipped include directory whose prelude includes ``<probe_dep.hpp>`` of ``root``."""
+    (root / "gt4py").mkdir(parents=True, exist_ok=True)
+    (root / "gt4py" / "extension_prelude.hpp").write_text(
+        "#pragma once\n#include <probe_dep.hpp>\n"
+    )
+    _write_dep(root, version)
+    return root
+
+
+def _write_dep(root: pathlib.Path, version: int) -> None:
+    (root / "probe_dep.hpp").write_text(
+        f"#pragma once\nconstexpr int prelude_version() {{ return {version}; }}\n"
+    )
+
+
+def _compiles_with(
+    command: Sequence[str], flags: Sequence[str], version: int, where: pathlib.Path
+) -> subprocess.CompletedProcess[str]:
+    source = where / f"uses_v{version}.cpp"
+    source.write_text(f"#include <probe_dep.hpp>\nstatic_assert(prelude_version() == {version});\n")
+    return subprocess.run(
+        [*command, *flags, "-c", str(source), "-o", str(where / "uses.o")],
+        capture_output=True,
+        text=True,
+    )
+
+
+def test_a_header_the_prelude_reads_changed_in_place_makes_a_new_precompile(
+    native_env: NativeSession, tmp_path: pathlib.Path
+) -> None:
+    """Issue 44: the prelude was keyed by the command only, so after a header it includes
+    changed in place (a nanobind upgrade, same flags) the stale precompile was loaded by every
+    build. The key now holds the content of every header the precompile reads (-M)."""
+    from gt4py.infra.native import _prelude
+
+    shipped = _own_prelude(tmp_path / "include", 1)
+    command = [str(native_env.compiler), "-std=c++17", "-O0", f"-I{shipped}"]
+    first = _prelude.prelude_flags(command, shipped, "in-place")
+    if not first:
+        pytest.skip("this compiler does not take precompiled headers")
+    assert _compiles_with(command, first, 1, tmp_path).returncode == 0
+    again = _prelude.prelude_flags(command, shipped, "in-place")
+    assert again == first  # unchanged headers: the same entry, no new precompile
+
+    dep = shipped / "probe_dep.hpp"
+    before = dep.stat()
+    _write_dep(shipped, 2)  # the same file, rewritten
+    os.utime(dep, ns=(before.st_atime_ns, before.st_mtime_ns + 2_000_000_000))
+    second = _prelude.prelude_flags(command, shipped, "in-place")
+    assert second != first
+    built = _compiles_with(command, second, 2, tmp_path)
+    assert built.returncode == 0, built.stderr
+    # the old precompile is what a build would have loaded: it still says 1
+    assert _compiles_with(command, first, 2, tmp_path).returncode != 0
+
+
+def _flaky_compiler(tmp_path: pathlib.Path, real: pathlib.Path, failure: str) -> pathlib.Path:
+    """A compiler whose first precompile fails as ``failure`` says (`kill`: killed by
+    SIGKILL; `disk`: GCC's message of a full disk), then works; each call is logged."""
+    state, log = tmp_path / "failed-once", tmp_path / "flaky-calls.log"
+    fail = (
+        "kill -KILL $$"
+        if failure == "kill"
+        else 'echo "fatal error: cannot write precompiled header: No space left on device" >&2;'
+        " exit 1"
+    )
+    script = tmp_path / f"flaky-{failure}-c++"
+    script.write_text(
+        "#!/bin/sh\n"
+        f'printf "%s\\n" "$*" >> "{log}"\n'
+        'case "$*" in *.gch*)\n'
+        f'  if [ ! -e "{state}" ]; then touch "{state}"; {fail}; fi;;\n'
+        "esac\n"
+        f'exec "{real}" "$@"\n'
+    )
+    script.chmod(script.stat().st_mode | stat.S_IXUSR)
+    return script
+
+
+@pytest.mark.parametrize("failure", ["kill", "disk"])
+def test_a_failed_precompile_is_tried_again_later_not_disabled_for_good(
+    native_env: NativeSession,
+    tmp_path: pathlib.Path,
+    monkeypatch: pytest.MonkeyPatch,
+    failure: str,
+) -> None:
+    """Issue 44: one failed precompile (a killed compiler, a full disk) was recorded as the
+    compiler's refusal, and no build used the prelude again. Only a refusal is recorded now;
+    a passing failure is tried again after RETRY_AFTER_S (or in the next process)."""
+    from gt4py.infra.native import _prelude
+
+    compiler = _flaky_compiler(tmp_path, native_env.compiler, failure)
+    command = [str(compiler), "-std=c++17", "-O0", f"-DFLAKY_{failure.upper()}"]
+    log = tmp_path / "flaky-calls.log"
+
+    def precompiles() -> int:
+        return sum(".gch" in line for line in log.read_text().splitlines())
+
+    entries = native_env.cache_dir / "native" / "preludes" / "_dirs"
+    entries.mkdir(parents=True, exist_ok=True)
+    others = set(entries.iterdir())
+
+    def recorded() -> set[pathlib.Path]:
+        return set(entries.iterdir()) - others
+
+    assert _prelude.prelude_flags(command, SHIPPED_INCLUDE_DIR, "flaky") == []
+    assert precompiles() == 1
+    assert not recorded()  # nothing published: no refusal recorded
+    # within RETRY_AFTER_S: no new attempt, modules build without the prelude
+    assert _prelude.prelude_flags(command, SHIPPED_INCLUDE_DIR, "flaky") == []
+    assert precompiles() == 1
+    # later: tried again, and it works
+    later = time.monotonic() + _prelude.RETRY_AFTER_S + 1
+    monkeypatch.setattr(_prelude.time, "monotonic", lambda: later)
+    flags = _prelude.prelude_flags(command, SHIPPED_INCLUDE_DIR, "flaky")
+    assert precompiles() == 2
+    (entry,) = recorded()
+    # (a compiler that does not take precompiled headers at all: refused, and recorded now)
+    assert flags == ["-include", str(entry / "extension_prelude.hpp")] or (
+        flags == [] and (entry / "unusable.txt").exists()
+    )
 
 
 def test_entry_point_checks_count_and_types_and_names_the_argument(

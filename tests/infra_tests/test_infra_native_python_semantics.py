@@ -3,8 +3,9 @@ every build finds it, its contents are in every build key, and the wheel ships i
 
 The semantics are checked through a small extension exposing each helper on int32, int64 and
 float64 arrays, compared element-wise with numpy on grids of operands (negatives, zeros,
-extremes, NaN and infinities; no integer zero divisors, where C++ is undefined and Python
-raises).
+extremes, NaN and infinities, integer zero divisors: numpy's 0 where C++ is undefined and x86
+traps), and float -> integer conversions, which saturate where numpy's result depends on the
+platform (ADR 0036).
 """
 
 from __future__ import annotations
@@ -26,6 +27,13 @@ pytestmark = pytest.mark.slow
 DTYPES = {"int32": "std::int32_t", "int64": "std::int64_t", "float64": "double"}
 BINARY = ("floordiv", "mod", "power", "minimum", "maximum", "truediv")
 UNARY = ("abs", "round_half_even", "is_nan")
+# gt4py::convert<To>(From): float -> every integer width (and bool), both float widths
+CONVERT_TO = {
+    "int8": "std::int8_t", "int16": "std::int16_t", "int32": "std::int32_t",
+    "int64": "std::int64_t", "uint8": "std::uint8_t", "uint16": "std::uint16_t",
+    "uint32": "std::uint32_t", "uint64": "std::uint64_t", "bool": "bool",
+}  # fmt: skip
+CONVERT_FROM = {"float32": "float", "float64": "double"}
 
 _SOURCE = textwrap.dedent(
     """\
@@ -60,6 +68,11 @@ def _bindings() -> str:
     for (dtype, cxx), name in itertools.product(DTYPES.items(), UNARY):
         result = {"abs": cxx, "is_nan": "bool"}.get(name, "double")
         lines.append(f'  m.def("{name}_{dtype}", &unary<{cxx}, {result}, &gt4py::{name}<{cxx}>>);')
+    for (to, to_cxx), (src, src_cxx) in itertools.product(CONVERT_TO.items(), CONVERT_FROM.items()):
+        lines.append(
+            f'  m.def("convert_{src}_{to}", '
+            f"&unary<{src_cxx}, {to_cxx}, &gt4py::convert<{to_cxx}, {src_cxx}>>);"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -91,7 +104,8 @@ def cuda_probe():
               + gt4py::minimum(d[1], d[2]) + gt4py::maximum(d[1], d[2]) + gt4py::abs(d[1])
               + gt4py::truediv(l[1], l[2]) + gt4py::is_nan(d[1]) + gt4py::round_half_even(d[1]);
           l[0] = gt4py::floordiv(l[1], l[2]) + gt4py::mod(l[1], l[2]) + gt4py::power(l[1], l[2])
-              + gt4py::abs(l[1]) + gt4py::minimum(l[1], l[2]);
+              + gt4py::abs(l[1]) + gt4py::minimum(l[1], l[2])
+              + gt4py::convert<std::int64_t>(d[1]) + gt4py::convert<std::uint8_t>(d[2]);
         }
         // host code of cuda_launch.hpp instantiated (not run: no GPU needed)
         [[maybe_unused]] static void allocate(cudaStream_t stream) {
@@ -121,11 +135,10 @@ def _grid(dtype: str) -> np.ndarray:
     return np.array([info.min, info.min + 1, -7, -3, -2, -1, 0, 1, 2, 3, 7, info.max], dtype)
 
 
-def _pairs(dtype: str, *, nonzero_divisor: bool) -> tuple[np.ndarray, np.ndarray]:
+def _pairs(dtype: str) -> tuple[np.ndarray, np.ndarray]:
     values = _grid(dtype)
     a, b = (x.ravel() for x in np.meshgrid(values, values))
-    keep = (b != 0) if nonzero_divisor and dtype != "float64" else np.ones(a.shape, bool)
-    return a[keep], b[keep]
+    return a, b
 
 
 def _expected(name: str, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -151,7 +164,7 @@ def test_binary_helpers_compute_as_numpy(probe, name, dtype):
 
 
 def _check_binary(probe, name: str, dtype: str) -> None:
-    a, b = _pairs(dtype, nonzero_divisor=name in ("floordiv", "mod", "truediv"))
+    a, b = _pairs(dtype)
     if name == "power" and dtype != "float64":
         b = np.where(b < 0, 0, b).astype(dtype)  # negative integer exponents: numpy raises
     expected = _expected(name, a, b)
@@ -247,3 +260,66 @@ def test_the_wheel_ships_the_headers(wheel_of):
         "extension_prelude.hpp",
     ):
         assert f"gt4py/infra/native/include/gt4py/{header}" in names
+
+
+def test_integer_division_and_modulo_by_zero_give_numpys_zero(probe):
+    """x // 0 and x % 0 on integers: 0, as numpy's (C++'s is undefined; x86 raises SIGFPE,
+    which killed the process)."""
+    for dtype in ("int32", "int64"):
+        info = np.iinfo(dtype)
+        a = np.array([info.min, -7, -1, 0, 1, 7, info.max], dtype)
+        for name in ("floordiv", "mod"):
+            out = np.full_like(a, 99)
+            getattr(probe, f"{name}_{dtype}")(a, np.zeros_like(a), out)
+            assert out.tolist() == [0] * len(a), (name, dtype)
+        # and the most negative integer by -1: numpy wraps (C++ traps on x86)
+        q, m = np.empty(1, dtype), np.empty(1, dtype)
+        getattr(probe, f"floordiv_{dtype}")(a[:1], np.array([-1], dtype), q)
+        getattr(probe, f"mod_{dtype}")(a[:1], np.array([-1], dtype), m)
+        assert (q[0], m[0]) == (info.min, 0)
+
+
+def saturated(values: np.ndarray, to: str) -> np.ndarray:
+    """ADR 0036: float -> integer as the compiled backends convert (numpy's result in range,
+    NaN -> 0, beyond the range the nearest end of it)."""
+    if to == "bool":
+        return values.astype(bool)
+    info = np.iinfo(to)
+    wide = np.nan_to_num(values.astype(np.float64), nan=0.0)
+    inside = (wide > float(info.min) - 1) & (wide < float(info.max) + 1)
+    result = np.full(values.shape, info.min, dtype=to)
+    result[wide > 0] = info.max
+    with np.errstate(invalid="ignore"):
+        result[inside] = np.trunc(wide[inside]).astype(to)
+    return result
+
+
+def test_saturated_reference_of_the_tests():
+    assert saturated(np.array([np.nan, np.inf, -np.inf, 300.0, -300.0, -0.9]), "int8").tolist() == [
+        0, 127, -128, 127, -128, 0,
+    ]  # fmt: skip
+    assert saturated(np.array([2.0**64, 2.0**63, -1.0, 5.5]), "uint64").tolist() == [
+        2**64 - 1, 2**63, 0, 5,
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize("src", sorted(CONVERT_FROM))
+@pytest.mark.parametrize("to", sorted(CONVERT_TO))
+def test_float_to_integer_conversion_is_numpys_in_range_and_saturates_beyond(probe, to, src):
+    """C++ leaves a float -> integer conversion of NaN, the infinities and out-of-range values
+    undefined (x86's instruction gives the most negative integer, whatever the target)."""
+    edges = [np.nan, np.inf, -np.inf, 0.0, -0.0, 0.5, -0.5, 0.99, -0.99, 1.5, -2.5, 1e-310]
+    if to != "bool":
+        info = np.iinfo(to)
+        for end in (float(info.min), float(info.max)):
+            edges += [end, end + 1, end - 1, end * 2, np.nextafter(end, 0), np.nextafter(end, -end)]
+    edges += [1e20, -1e20, 3e38, -3e38, 1e300, -1e300]
+    with np.errstate(all="ignore"):
+        values = np.array(edges, dtype=np.float64).astype(src)
+    expected = saturated(values, to)
+    out = np.empty(values.shape, dtype=to)
+    getattr(probe, f"convert_{src}_{to}")(values, out)
+    mismatch = out != expected
+    assert not mismatch.any(), list(
+        zip(values[mismatch], out[mismatch], expected[mismatch], strict=True)
+    )

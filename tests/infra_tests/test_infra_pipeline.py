@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import logging
+import os
 import pathlib
+import stat
 import threading
 
 import pytest
@@ -113,6 +115,65 @@ def test_dump_directory_is_the_dump_stages_setting(tmp_path, monkeypatch):
     assert pipeline.dump_directory() == tmp_path
     with config.overrides(dump_stages=tmp_path / "x"):
         assert pipeline.dump_directory() == tmp_path / "x"
+
+
+# -- the dumps' trust (issue 44, item 5: the caches' checks, ADR 0026) -----------------------
+
+posix_only = pytest.mark.skipif(os.name != "posix", reason="POSIX owners and modes")
+
+
+@posix_only
+def test_dumps_are_private_whatever_the_umask(tmp_path):
+    """Under umask 000 the dumps were world-writable directories and files."""
+    root = tmp_path / "dumps"
+    target = root / "program" / "gtfn_cpu" / "label"
+    previous = os.umask(0)
+    try:
+        with config.overrides(dump_stages=root):
+            written = pipeline.StageValues(STAGES, {"cpp": "code"}).dump(target)
+    finally:
+        os.umask(previous)
+    for directory in (root, root / "program", root / "program" / "gtfn_cpu", target):
+        assert stat.S_IMODE(directory.stat().st_mode) == 0o700, directory
+    assert [stat.S_IMODE(path.stat().st_mode) for path in written] == [0o600]
+
+
+@posix_only
+def test_a_dump_directory_others_can_write_is_refused(tmp_path):
+    root = tmp_path / "dumps"
+    shared = root / "program"
+    shared.mkdir(parents=True)
+    shared.chmod(0o777)  # as if another user had made it for everyone
+    with config.overrides(dump_stages=root), pytest.raises(caching.CacheError) as error:
+        pipeline.StageValues(STAGES, {"cpp": "code"}).dump(shared / "gtfn_cpu")
+    assert str(shared) in str(error.value) and "every user can write it" in str(error.value)
+    assert not (shared / "gtfn_cpu").exists()
+    root.chmod(0o777)
+    with config.overrides(dump_stages=root), pytest.raises(caching.CacheError, match="dumps"):
+        pipeline.StageValues(STAGES, {"cpp": "code"}).dump(root / "other")
+
+
+@posix_only
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root (chown)")
+@pytest.mark.parametrize("where", ["root", "below"])
+def test_a_symlink_another_user_planted_is_refused_not_followed(tmp_path, where):
+    """Another user's symlink (at the dump root, or on the way below it) pointing at a
+    directory of the victim's: the dumps are not written through it."""
+    victim = tmp_path / "victims-files"
+    victim.mkdir()
+    root = tmp_path / "dumps"
+    if where == "root":
+        root.symlink_to(victim)
+        link = root
+    else:
+        root.mkdir()
+        link = root / "program"
+        link.symlink_to(victim)
+    os.lchown(link, 65534, 65534)  # nobody's now
+    with config.overrides(dump_stages=root), pytest.raises(caching.CacheError) as error:
+        pipeline.StageValues(STAGES, {"cpp": "code"}).dump(root / "program" / "gtfn_cpu")
+    assert str(link) in str(error.value)
+    assert list(victim.iterdir()) == []
 
 
 # -- the compile log ---------------------------------------------------------------------------

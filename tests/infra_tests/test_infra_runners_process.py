@@ -9,8 +9,11 @@ import gc
 import multiprocessing
 import os
 import pathlib
+import shutil
 import signal
+import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 from collections.abc import Iterator
@@ -135,6 +138,101 @@ def test_the_worker_uses_the_callers_working_directory(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     assert shared_runner.submit(tasks.cwd).result() == str(tmp_path)
+
+
+_PLANTED = """\
+import os
+with open({marker!r}, "a") as marker:
+    marker.write(f"planted pickle.py ran in process {{os.getpid()}}\\n")
+"""
+
+
+def _plant(directory: pathlib.Path) -> pathlib.Path:
+    """A stdlib-shadowing ``pickle.py`` in ``directory`` that leaves a mark when imported."""
+    marker = directory.parent / f"{directory.name}-marker"
+    (directory / "pickle.py").write_text(_PLANTED.format(marker=str(marker)))
+    return marker
+
+
+def test_a_worker_does_not_import_from_the_working_directory(
+    tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 44: ``python -c`` put the working directory first on the worker's sys.path, so a
+    ``pickle.py`` left there ran in the worker. Workers start isolated (-I, ADR 0037)."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    marker = _plant(shared)
+    monkeypatch.chdir(shared)
+    with runners.ProcessRunner(max_workers=1) as runner:  # started here, in `shared`
+        isolated, no_user_site, pickle_file = runner.submit(tasks.interpreter_state).result()
+        assert runner.submit(tasks.cwd).result() == str(shared)  # it does run there
+    assert not marker.exists(), marker.read_text()
+    assert (isolated, no_user_site) == (1, 1)
+    assert pathlib.Path(pickle_file).parent != shared
+
+
+_OTHER_USER = "gt4pyplanter"
+
+
+def _second_user() -> tuple[int, bool]:
+    """The uid of a second local account (created if this runs as root), and whether it was
+    created here (then the test removes it); else skip."""
+    import pwd
+
+    if not hasattr(os, "geteuid") or shutil.which("runuser") is None:
+        pytest.skip("needs POSIX users and runuser")
+    try:
+        return pwd.getpwnam(_OTHER_USER).pw_uid, False
+    except KeyError:
+        pass
+    if os.geteuid() != 0 or shutil.which("useradd") is None:
+        pytest.skip("a second local user needs root and useradd")
+    created = subprocess.run(
+        ["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", _OTHER_USER],
+        capture_output=True,
+        text=True,
+    )
+    if created.returncode not in (0, 9):  # 9: created meanwhile by a concurrent run
+        pytest.skip(f"useradd failed: {created.stderr.strip()}")
+    return pwd.getpwnam(_OTHER_USER).pw_uid, created.returncode == 0
+
+
+def test_a_worker_ignores_a_module_another_user_planted(
+    tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reported attack with a real second account: it plants ``pickle.py`` in a shared
+    (sticky, world-writable) directory; this user's build worker started there ignores it."""
+    uid, created = _second_user()
+    if uid == os.geteuid():
+        pytest.skip("the second user is this user")
+    # under the system's temporary directory: pytest's own is private to this user
+    top = pathlib.Path(tempfile.mkdtemp(prefix="gt4py-shared-"))
+    try:
+        top.chmod(0o755)
+        shared = top / "shared"
+        shared.mkdir()
+        shared.chmod(0o1777)
+        marker = top / "shared-marker"
+        marker.write_text("")
+        marker.chmod(0o666)  # the planted code may write it, as whoever runs it
+        planted = subprocess.run(
+            ["runuser", "-u", _OTHER_USER, "--", "tee", str(shared / "pickle.py")],
+            input=_PLANTED.format(marker=str(marker)),
+            capture_output=True,
+            text=True,
+        )
+        if planted.returncode != 0:
+            pytest.skip(f"runuser cannot run as {_OTHER_USER}: {planted.stderr.strip()}")
+        assert (shared / "pickle.py").stat().st_uid == uid
+        monkeypatch.chdir(shared)
+        with runners.ProcessRunner(max_workers=1) as runner:
+            runner.submit(tasks.interpreter_state).result()
+        monkeypatch.undo()
+        assert marker.read_text() == ""
+    finally:
+        shutil.rmtree(top, ignore_errors=True)
+        if created:
+            subprocess.run(["userdel", _OTHER_USER], capture_output=True)
 
 
 def test_the_worker_uses_the_callers_recursion_limit(shared_runner: runners.ProcessRunner) -> None:

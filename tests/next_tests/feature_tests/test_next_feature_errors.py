@@ -182,3 +182,17 @@ def test_a_misspelled_builtin_gets_a_did_you_mean():
             return zzzzzz(a)  # noqa: F821
 
     assert "did you mean" not in str(info.value)
+
+
+@pytest.mark.ours_only
+def test_broadcast_to_a_repeated_dimension_is_one_located_error_on_every_backend(backend):
+    """Issue 44: embedded raised a bare ValueError at the call, itir_python and gtfn_cpu ran
+    ``broadcast(s, (J, J))``. The frontend refuses it at the definition, for every backend."""
+    with pytest.raises(errors.DSLTypeError) as caught:
+
+        @gtx.field_operator(backend=backend)
+        def twice(s: gtx.float64) -> JField:
+            return gtx.broadcast(s, (J, J))  # marker: repeated dims
+
+    assert "(J, J)" in caught.value.message and "more than once" in caught.value.message
+    assert_points_at(caught.value, "# marker: repeated dims")

@@ -31,6 +31,24 @@ def test_bad_config_value_is_an_error():
     assert GTFNConfig(device="gpu").device == "gpu"  # gtfn_gpu (ADR 0019)
 
 
+@pytest.mark.parametrize(
+    ("values", "error", "names"),
+    [
+        ({"device": ["cpu"]}, ValueError, "device=['cpu']"),
+        ({"build_type": 3}, ValueError, "build_type=3"),
+        ({"build_type": "release"}, ValueError, "'Release'"),
+        ({"cached_translation": "no"}, TypeError, "cached_translation='no' is not a bool"),
+        ({"cached_translation": 1}, TypeError, "(a int)"),
+    ],
+)
+def test_config_values_of_the_wrong_type_are_refused_at_construction(values, error, names):
+    """Issue 44: GTFNConfig accepted them until the first compile (build_type's check was
+    unreachable code)."""
+    with pytest.raises(error) as caught:
+        GTFNConfig(**values)
+    assert names in str(caught.value)
+
+
 def test_backends_are_reached_lazily_through_gtx():
     assert gtx.gtfn_cpu.name == "gtfn_cpu"
     assert gtx.itir_python.name == "itir_python"

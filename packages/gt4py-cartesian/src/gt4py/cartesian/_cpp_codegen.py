@@ -377,7 +377,8 @@ class CppGenerator(IRGenerator):
         target = self.access(stmt.target)
         value = self.visit(stmt.value)
         ctype = self.fields[stmt.target.name].cpp_type
-        line = f"{target} = static_cast<{ctype}>({value});"
+        # numpy's assignment cast, saturating where C++'s is undefined (ADR 0036)
+        line = f"{target} = gt4py::convert<{ctype}>({value});"
         if stmt.target.name not in self.analysed.temp_names and not at_domain:
             line = f"if (i >= 0 && i < ni && j >= 0 && j < nj) {line}"
         self.emit(line)
@@ -453,7 +454,7 @@ class CppGenerator(IRGenerator):
         return f"{CPP_FUNCTIONS[e.func]}({', '.join(self.visit(a) for a in e.args)})"
 
     def visit_Cast(self, e: ir.Cast) -> str:
-        return f"static_cast<{CPP_TYPES[e.dtype]}>({self.visit(e.value)})"
+        return f"gt4py::convert<{CPP_TYPES[e.dtype]}>({self.visit(e.value)})"
 
     def visit_KIndex(self, e: ir.KIndex) -> str:
         return "static_cast<std::int64_t>(k)"

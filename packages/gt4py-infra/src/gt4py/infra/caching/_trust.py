@@ -29,6 +29,7 @@ import pathlib
 import stat
 import struct
 import threading
+import time
 from typing import TYPE_CHECKING, Final
 
 from ._errors import CacheError
@@ -252,6 +253,13 @@ def _problem(info: os.stat_result, policy: Policy, writable_ok: bool) -> str | N
     shared = policy.group is not None and info.st_gid == policy.group
     if info.st_uid not in (euid, 0) and not shared:
         return f"it belongs to {_user(info.st_uid)}, not to {_user(euid)} or root"
+    if info.st_uid not in (euid, 0) and not _member(info.st_uid, info.st_gid):
+        # its owner left the shared group (or the account is gone), yet can still write what
+        # they own: trusted were the group's members, not whoever once was one (issue 44)
+        return (
+            f"it belongs to {_user(info.st_uid)}, who is not a member of the shared group "
+            f"{_group(info.st_gid)} (any more)"
+        )
     if writable_ok:
         return None
     if info.st_mode & stat.S_IWOTH:
@@ -282,6 +290,29 @@ def untrusted_error(
         "(setting build_cache_shared_group: its directories then belong to that group, mode "
         "2770, and no one else may write them)"
     )
+
+
+#: How long (seconds) an answer of the group database is reused: a peer's entries are checked
+#: on every hit, and the database may be a network service (LDAP).
+MEMBERSHIP_TTL_S: Final = 30.0
+_membership: dict[tuple[int, int], tuple[float, bool]] = {}
+
+
+def _member(uid: int, gid: int) -> bool:
+    """Whether the account ``uid`` is in the group ``gid`` (as its primary group or a listed
+    member), as the system's group database said at most ``MEMBERSHIP_TTL_S`` ago."""
+    now = time.monotonic()
+    known = _membership.get((uid, gid))
+    if known is not None and now - known[0] < MEMBERSHIP_TTL_S:
+        return known[1]
+    try:
+        user, group = pwd.getpwuid(uid), grp.getgrgid(gid)
+    except KeyError:
+        member = False
+    else:
+        member = user.pw_gid == gid or user.pw_name in group.gr_mem
+    _membership[(uid, gid)] = (now, member)
+    return member
 
 
 @functools.cache

@@ -75,10 +75,13 @@ RELEASED_VARIABLES = (
     RetiredVariable(
         "GT4PY_CARTESIAN_ENABLE_OPENMP",
         released="whether gt4py.cartesian's C++ builds use OpenMP",
+        # ignored with a warning, a build with OpenMP was what "False" got (issue 44): an error
         instead=(
-            "the C++ backends always build with OpenMP; OMP_NUM_THREADS=1 runs them on one thread"
+            "the C++ backends build with OpenMP wherever the C++ compiler has it (one without "
+            "it builds without); set OMP_NUM_THREADS=1 to run stencils on one thread, with the "
+            "same results"
         ),
-        fatal=False,
+        same_as_ours=("1", "true", "yes", "on"),
     ),
     RetiredVariable(
         "GT_CACHE_LOAD_RETRIES",

@@ -34,6 +34,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final, Literal
 
 from gt4py.infra import caching, config, pipeline
+from gt4py.infra._python_command import python_command
 
 from . import _support_library, _tools
 from ._errors import ToolchainError
@@ -90,9 +91,12 @@ NB_MODULE({_PROBE_MODULE}, m) {{
 }}
 """
 
+# Run isolated (-I, ADR 0037) with this process's sys.path: the module must load as it would
+# here, with the nanobind runtime this process would import.
 _SELF_TEST: Final = """\
-import importlib.machinery, importlib.util, sys
+import importlib.machinery, importlib.util, json, sys
 name, path = sys.argv[1], sys.argv[2]
+sys.path[:] = json.loads(sys.argv[3])
 loader = importlib.machinery.ExtensionFileLoader(name, path)
 spec = importlib.util.spec_from_file_location(name, path, loader=loader)
 module = importlib.util.module_from_spec(spec)
@@ -502,7 +506,16 @@ def _self_test(
     steps = [
         ("compiling", [*compile_command, "-std=c++17", "-c", str(probe_source), "-o", "probe.o"]),
         ("linking", link),
-        ("loading", [sys.executable, "-c", _SELF_TEST, _PROBE_MODULE, str(module_path)]),
+        (
+            "loading",
+            python_command(
+                "-c",
+                _SELF_TEST,
+                _PROBE_MODULE,
+                str(module_path),
+                json.dumps([entry for entry in sys.path if isinstance(entry, str)]),
+            ),
+        ),
     ]
     for step, command in steps:
         completed = _tools.run_command(command, cwd=test_dir)

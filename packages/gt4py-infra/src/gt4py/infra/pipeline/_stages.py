@@ -5,10 +5,12 @@ from __future__ import annotations
 import dataclasses
 import os
 import pathlib
+import stat
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from gt4py.infra import config
+from gt4py.infra.caching import _trust
 from gt4py.infra.caching._atomic import atomic_write_bytes
 from gt4py.infra.caching._errors import CacheError
 
@@ -105,6 +107,12 @@ class StageValues(Mapping[str, Any]):
         declared order. A directory that cannot be created or written to is a
         ``config.ConfigError`` naming it and the ``dump_stages`` setting
         (``GT4PY_DUMP_STAGES``) that asked for the dump.
+
+        The dumps get the caches' protection (ADR 0026): directories and files are created
+        private (or group-shared with ``GT4PY_BUILD_CACHE_SHARED_GROUP``) whatever the umask,
+        and an existing dump directory, or one on the way to ``directory`` below the
+        ``dump_stages`` root, that another user owns or can write, or a symlink another user
+        planted there, is refused (a ``CacheError`` naming it), never written through.
         """
         render = _default_render if render is None else render
         directory = pathlib.Path(directory)
@@ -119,12 +127,72 @@ class StageValues(Mapping[str, Any]):
             data = content.encode("utf-8") if isinstance(content, str) else content
             try:
                 if not written:
-                    directory.mkdir(parents=True, exist_ok=True)
+                    _make_trusted_directory(directory)
                 atomic_write_bytes(path, data)
+            except _UntrustedDumpDirectory as untrusted:
+                raise untrusted.error from None
             except (OSError, CacheError) as error:
                 raise dump_error(directory, error) from error
             written.append(path)
         return written
+
+
+class _UntrustedDumpDirectory(Exception):
+    """Carries the trust check's ``CacheError`` past the handler of write failures."""
+
+    def __init__(self, error: CacheError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+def _make_trusted_directory(directory: pathlib.Path) -> None:
+    """Create ``directory`` as the caches create theirs, checking what exists on the way.
+
+    The root is the ``dump_stages`` setting when ``directory`` lies below it, else
+    ``directory`` itself; it is checked as a cache root (``check_root``: a symlink another user
+    owns, or a directory another user owns or can write, is refused). Below it every existing
+    component must be trusted as a cache entry is; missing ones (and a missing root with its
+    parents) are created with the caches' mode, whatever the umask.
+    """
+    directory = pathlib.Path(os.path.abspath(directory))
+    configured = dump_directory()
+    root = directory
+    if configured is not None:
+        configured = pathlib.Path(os.path.abspath(configured))
+        if directory == configured or configured in directory.parents:
+            root = configured
+    policy = _trust.current_policy()
+    try:
+        if not _trust.check_root(root):
+            _make_missing(root, policy)
+        current = root
+        for part in directory.relative_to(root).parts:
+            current = current / part
+            try:
+                info = os.lstat(current)
+            except FileNotFoundError:
+                _make_missing(current, policy)
+                continue
+            _trust.check_entry(current, info, "stage dump directory")
+            if stat.S_ISLNK(info.st_mode):  # our own link: what it points at counts too
+                _trust.check_entry(current, os.stat(current), "stage dump directory")
+    except CacheError as error:
+        raise _UntrustedDumpDirectory(error) from error
+
+
+def _make_missing(path: pathlib.Path, policy: _trust.Policy) -> None:
+    """Create ``path`` and its missing parents with the caches' directory mode."""
+    missing = []
+    while not os.path.lexists(path):
+        missing.append(path)
+        path = path.parent
+    for new in reversed(missing):
+        try:
+            os.mkdir(new, 0o700)
+        except FileExistsError:  # made meanwhile (another process): checked as existing
+            _trust.check_entry(new, os.lstat(new), "stage dump directory")
+            continue
+        _trust.secure_new_directory(new, policy)
 
 
 def dump_error(directory: pathlib.Path, error: OSError | CacheError) -> config.ConfigError:

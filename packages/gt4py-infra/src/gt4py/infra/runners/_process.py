@@ -27,6 +27,7 @@ from collections.abc import Callable
 from typing import IO, Any, Final, TypeVar, cast
 
 from gt4py.infra import config
+from gt4py.infra._python_command import python_command
 
 from ._base import Runner, resolve_max_workers, run_now, short_repr
 from ._errors import TaskNotPicklableWarning, WorkerCrashedError
@@ -321,8 +322,10 @@ class _WorkerProcess:
                 "sys.executable is unknown (an embedded interpreter?); use "
                 "GT4PY_BUILD_JOBS_MODE=thread or serial instead of process"
             )
+        # isolated (-I): nothing from the working directory, the user site or PYTHON*
+        # variables before the parent's sys.path arrives (ADR 0037)
         self._process = subprocess.Popen(
-            [sys.executable, "-c", _BOOTSTRAP, _INFRA_ROOT],
+            python_command("-c", _BOOTSTRAP, _INFRA_ROOT),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
         )

@@ -202,6 +202,13 @@ class CallTyping:
             dims = ts.DimsTupleType((dims.dim,))
         if not isinstance(dims, ts.DimsTupleType):
             self.error(node.args[1], f"broadcast needs a tuple of dimensions, got {dims}")
+        repeated = sorted({d.value for d in dims.dims if dims.dims.count(d) > 1})
+        if repeated:
+            self.error(
+                node.args[1],
+                f"broadcast to {dims} names the dimension(s) {', '.join(repeated)} more than "
+                "once; a field has each dimension once",
+            )
         if isinstance(value, ts.FieldType):
             if value.dims is not None and not set(value.dims) <= set(dims.dims):
                 missing = ", ".join(d.value for d in value.dims if d not in dims.dims)

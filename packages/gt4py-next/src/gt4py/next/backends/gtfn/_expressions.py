@@ -77,7 +77,8 @@ class ExpressionGenerator(ReadWalker):
         if isinstance(node, ir.Deref):
             return self._deref(node, position)
         if isinstance(node, ir.Cast):
-            return f"static_cast<{CXX_TYPES[node.dtype]}>({self.expr(node.value, position)})"
+            # numpy's astype, saturating where C++'s conversion is undefined (ADR 0036)
+            return f"gt4py::convert<{CXX_TYPES[node.dtype]}>({self.expr(node.value, position)})"
         if isinstance(node, ir.Call):
             return self._call(node, position)
         if isinstance(node, ir.Let):

@@ -15,7 +15,7 @@ import dataclasses
 import functools
 import pathlib
 from collections.abc import Callable, Mapping
-from typing import Any, Literal, cast
+from typing import Any, Final, Literal, cast
 
 from ... import ir
 from .. import _pipeline, _step_backend
@@ -77,6 +77,10 @@ def configured_build_type() -> BuildType:
     return cast(BuildType, config.CMAKE_BUILD_TYPE.get())
 
 
+_DEVICES: Final = ("cpu", "gpu", "emulated")
+_BUILD_TYPES: Final = ("Release", "Debug", "RelWithDebInfo", "MinSizeRel")
+
+
 @dataclasses.dataclass(frozen=True)
 class GTFNConfig:
     """Settings every gtfn step agrees on. ``build_type`` defaults to the ``cmake_build_type``
@@ -91,17 +95,26 @@ class GTFNConfig:
     cached_translation: bool = True
 
     def __post_init__(self) -> None:
-        if self.device not in ("cpu", "gpu", "emulated"):
+        # checked here, not at the first compile (issue 44): each value's type and range
+        if not isinstance(self.device, str) or self.device not in _DEVICES:
             raise ValueError(
                 f"GTFNConfig: device={self.device!r} is not 'cpu', 'gpu' or 'emulated'"
+            )
+        if not isinstance(self.build_type, str) or self.build_type not in _BUILD_TYPES:
+            raise ValueError(
+                f"GTFNConfig: build_type={self.build_type!r} is not one of "
+                f"{', '.join(map(repr, _BUILD_TYPES))}"
+            )
+        if not isinstance(self.cached_translation, bool):
+            raise TypeError(
+                f"GTFNConfig: cached_translation={self.cached_translation!r} is not a bool "
+                f"(a {type(self.cached_translation).__name__})"
             )
 
     @property
     def cuda_code(self) -> bool:
         """Whether the generated code is CUDA (a GPU, or its emulation on the host)."""
         return self.device != "cpu"
-        if self.build_type not in ("Release", "Debug", "RelWithDebInfo", "MinSizeRel"):
-            raise ValueError(f"GTFNConfig: unknown build_type {self.build_type!r}")
 
 
 @dataclasses.dataclass(frozen=True)

@@ -1,6 +1,8 @@
 // Python's (numpy's) arithmetic for generated C++ and CUDA: where C++ differs from numpy on
 // the same dtypes (// and % on negative operands, ** on integers, NaN in min/max, abs of the
-// most negative integer, int / int), these helpers compute what numpy computes.
+// most negative integer, int / int), these helpers compute what numpy computes. No value of
+// the data makes them trap or reach undefined behaviour (ADR 0036): integer // and % by zero
+// give 0 as numpy's do, and float -> integer conversions (`convert`) saturate.
 //
 // Shipped with gt4py.infra.native, which puts its include directory on every build's include
 // path and a digest of it in every build key. Header-only, C++17; every function is callable
@@ -29,11 +31,13 @@ template <class T> GT4PY_HD inline T negate(T a) { return static_cast<T>(wrappin
 
 // Python's //: rounds towards minus infinity. Floats as numpy's floor_divide (not
 // floor(a / b), which is off by one where a / b rounds up to an integer: 1.0 // 0.1 == 9).
-// Integer division by zero is undefined, as in C++; the most negative integer // -1 wraps.
+// Integer division by zero gives 0, as numpy's (in C++ it is undefined: x86 traps, SIGFPE);
+// the most negative integer // -1 wraps, as numpy's.
 template <class A, class B> GT4PY_HD inline common_t<A, B> floordiv(A a, B b) {
   using T = common_t<A, B>;
   const T x = static_cast<T>(a), y = static_cast<T>(b);
   if constexpr (std::is_integral_v<T>) {
+    if (y == T(0)) return T(0);
     if constexpr (std::is_signed_v<T>) {
       if (y == T(-1)) return detail::negate(x);  // x / -1 traps on x86 for the minimum
       const T q = x / y;
@@ -53,11 +57,12 @@ template <class A, class B> GT4PY_HD inline common_t<A, B> floordiv(A a, B b) {
 }
 
 // Python's %: the result has the sign of the divisor. Floats as numpy's remainder (a zero
-// result has the divisor's sign; x % 0.0 is NaN). Integer modulo by zero is undefined.
+// result has the divisor's sign; x % 0.0 is NaN). Integer modulo by zero gives 0, as numpy's.
 template <class A, class B> GT4PY_HD inline common_t<A, B> mod(A a, B b) {
   using T = common_t<A, B>;
   const T x = static_cast<T>(a), y = static_cast<T>(b);
   if constexpr (std::is_integral_v<T>) {
+    if (y == T(0)) return T(0);
     if constexpr (std::is_signed_v<T>) {
       if (y == T(-1)) return T(0);  // x % -1 traps on x86 for the minimum
       const T r = x % y;
@@ -70,6 +75,31 @@ template <class A, class B> GT4PY_HD inline common_t<A, B> mod(A a, B b) {
     if (y == T(0)) return r;
     if (r == T(0)) return std::copysign(T(0), y);
     return ((y < T(0)) != (r < T(0))) ? T(r + y) : r;
+  }
+}
+
+// A conversion between dtypes (astype, int32(x), a value stored into a field of another
+// dtype): static_cast, except floating-point to integer, which C++ leaves undefined for NaN,
+// the infinities and values out of the target's range (numpy's result there depends on the
+// platform: x86 gives the most negative integer). Here those saturate, as CUDA's conversion
+// instructions and numpy on AArch64 do: NaN -> 0, above the range -> the maximum, below -> the
+// minimum (ADR 0036). In range, the value is truncated towards zero, as everywhere.
+template <class To, class From> GT4PY_HD inline To convert(From x) {
+  if constexpr (std::is_floating_point_v<From> && std::is_integral_v<To> &&
+                !std::is_same_v<To, bool>) {
+    // the target's range, as constants (no std::numeric_limits call: device code as it is)
+    using U = std::make_unsigned_t<To>;
+    constexpr To top = std::is_signed_v<To> ? To(U(~U(0)) >> 1) : To(~U(0));
+    constexpr To bottom = std::is_signed_v<To> ? To(-top - 1) : To(0);
+    // 2^(bits) or 2^(bits-1): one past the maximum, a power of two, exact in From
+    const From above = From(2) * static_cast<From>(top / 2 + 1);
+    const From lowest = static_cast<From>(bottom);  // 0 or -2^(bits-1): exact
+    if (x != x) return To(0);
+    if (x >= above) return top;
+    if (x <= lowest - From(1)) return bottom;  // for 64 bits this rounds to `lowest`: fine
+    return static_cast<To>(x);
+  } else {
+    return static_cast<To>(x);
   }
 }
 
