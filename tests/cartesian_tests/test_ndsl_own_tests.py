@@ -48,9 +48,9 @@ def run_ndsl_tests(venv: pathlib.Path, cache: pathlib.Path) -> tuple[dict[str, i
     source = venv / "ndsl-src"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GT4PY_", "GT_"))}
     env["GT4PY_BUILD_CACHE_DIR"] = str(cache / "gt4py")  # NDSL moves it to .gt_cache_000000
+    command = [str(venv / "bin" / "python"), "-m", "pytest", "-q", "-p", "no:cacheprovider"]
     result = subprocess.run(
-        [str(venv / "bin" / "python"), "-m", "pytest", "-q", "-p", "no:cacheprovider",
-         "-m", "not gpu", "-k", DESELECT, *SELECTION],  # fmt: skip
+        [*command, "-m", "not gpu", "-k", DESELECT, *SELECTION],
         cwd=source,
         env=env,
         capture_output=True,
@@ -68,7 +68,8 @@ def test_ndsl_passes_its_own_stencil_tests(tmp_path: pathlib.Path) -> None:
     expected = {
         kind: int(n)
         for kind, n in (
-            line.split() for line in (REPO / "compat/ndsl/released_counts.txt").read_text().splitlines()
+            line.split()
+            for line in (REPO / "compat/ndsl/released_counts.txt").read_text().splitlines()
             if line and not line.startswith("#")
         )
     }

@@ -66,7 +66,6 @@ def adopt_array_likes(
     return values, _with_default_origins(origin, found_origins)
 
 
-
 def _as_array(name: str, value: Any) -> Any:
     if hasattr(value, "__array_interface__") or hasattr(value, "__array__"):
         return np.asarray(value)
