@@ -162,3 +162,21 @@ def test_data_dimensions_may_repeat(name: str, dimensions: tuple[str, ...], expe
 def test_an_axis_named_twice_is_still_an_error() -> None:
     with pytest.raises(ValueError, match="more than once"):
         storage.zeros((3, 3), np.float64, backend="numpy", dimensions=("I", "I"))
+
+
+def test_none_names_a_data_dimension_as_in_released() -> None:
+    # NDSL's Quantity names a fourth, non-grid dimension None when it checks layouts
+    assert storage.backend_layout("numpy").layout_map(("I", "J", "K", None)) == (1, 2, 3, 0)
+    assert storage.backend_layout("gt:cpu_ifirst").layout_map(("I", "J", "K", None)) == (
+        3,
+        2,
+        1,
+        0,
+    )
+    array = storage.zeros(
+        (2, 3, 4, 5), np.float64, backend="numpy", dimensions=("I", "J", "K", None)
+    )
+    assert storage.backend_layout("numpy").is_optimal_layout(array, ("I", "J", "K", None))
+    assert not storage.backend_layout("numpy").is_optimal_layout(
+        np.zeros((2, 3, 4, 5)), ("I", "J", "K", None)
+    )

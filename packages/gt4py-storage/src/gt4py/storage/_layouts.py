@@ -98,7 +98,13 @@ class AxisOrderLayout:
             )
 
     def __call__(self, dimensions: tuple[str, ...], /) -> LayoutMap:
-        axes = [n for n, name in enumerate(dimensions) if not is_data_dimension(name)]
+        # ``None`` counts as a data dimension, as in released's layout makers (NDSL names a
+        # non-grid dimension past the third position so)
+        axes = [
+            n
+            for n, name in enumerate(dimensions)
+            if name is not None and not is_data_dimension(name)
+        ]
         names = [dimensions[n] for n in axes]
         if len(set(names)) != len(names):  # data dimensions may repeat (named by their size)
             raise ValueError(f"dimensions {dimensions} name an axis more than once")
@@ -108,7 +114,7 @@ class AxisOrderLayout:
                 f"dimensions {dimensions} name axes {unknown} that this layout does not order "
                 f"(it orders {tuple(self.axis_order)} and digit-named data dimensions)"
             )
-        data = [n for n, name in enumerate(dimensions) if is_data_dimension(name)]
+        data = [n for n in range(len(dimensions)) if n not in axes]
         axes.sort(key=lambda n: self.axis_order.index(dimensions[n]))
         ordered = [*data, *axes] if self.data_dimensions == "outer" else [*axes, *data]
         return tuple(ordered.index(n) for n in range(len(dimensions)))

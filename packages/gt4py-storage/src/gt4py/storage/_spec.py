@@ -37,6 +37,8 @@ def default_dimensions(ndim: int) -> tuple[str, ...]:
 
 def _dimension_name(entry: object) -> str:
     entry = getattr(entry, "__gt_axis_name__", entry)  # GTScript axis objects (gtscript.I)
+    if entry is None:  # released takes None for a data dimension (NDSL passes it)
+        return "0"
     if isinstance(entry, str):
         if entry in CARTESIAN_AXES or is_data_dimension(entry):
             return entry
