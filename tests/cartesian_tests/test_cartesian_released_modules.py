@@ -392,3 +392,70 @@ def test_lazy_stencil_defaults_to_numpy_and_builds_eagerly_when_asked() -> None:
     assert lazy.field_info["b"].access == AccessKind.WRITE
     eager = gtscript.lazy_stencil("debug", _triple, eager=True)
     assert isinstance(eager, StencilObject) and eager.backend == "debug"
+
+
+# -- what pyFV3 on NDSL needed next -------------------------------------------------------------
+
+
+def test_released_submodules_are_attributes_of_the_package() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, gt4py.cartesian\n"
+        "assert 'gt4py.cartesian.config' not in sys.modules  # NDSL's guard still holds\n"
+        "print(gt4py.cartesian.backend.from_name('numpy').name)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0 and result.stdout.strip() == "numpy", result.stderr
+
+
+@pytest.mark.parametrize("backend", ["numpy", "debug"])
+def test_arguments_of_unused_fields_are_not_checked(backend: str) -> None:
+    from gt4py.cartesian.gtscript import IJK, __INLINED
+
+    def set_values(qs: Field[IJ, np.float64], q: Field[IJK, np.float64]):
+        from __externals__ import use_qs
+
+        with computation(PARALLEL), interval(...):
+            if __INLINED(use_qs):
+                q = qs + 1.0
+            else:
+                q = 2.0
+
+    stencil = gtscript.stencil(backend, set_values, externals={"use_qs": False})
+    assert stencil.field_info["qs"].access == AccessKind.NONE
+    q = np.zeros((4, 4, 3))
+    # pyFV3 passes a 3-D array for the pruned IJ field (released does not check it)
+    stencil(np.zeros((4, 4, 3)), q, origin=(0, 0, 0), domain=(4, 4, 3), validate_args=True)
+    assert (q == 2.0).all()
+
+
+@pytest.mark.parametrize("backend", ["numpy", "debug"])
+def test_discarded_floating_point_exceptions_do_not_warn(backend: str) -> None:
+    import warnings
+
+    def safe_ratio(a: Field[float], b: Field[float], out: Field[float]):
+        with computation(PARALLEL), interval(...):
+            out = a / b if b != 0.0 else 0.0
+
+    a, b, out = np.ones((2, 2, 2)), np.zeros((2, 2, 2)), np.full((2, 2, 2), 5.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        gtscript.stencil(backend, safe_ratio)(a, b, out)
+    assert (out == 0.0).all()
+    if backend == "numpy":  # computes both branches everywhere (debug only the one taken)
+        noisy = gtscript.stencil(backend, safe_ratio, ignore_np_errstate=False)
+        with pytest.warns(RuntimeWarning, match="divide"):
+            noisy(a, b, out)
+
+
+def test_constant_division_by_zero_is_left_to_run_time() -> None:
+    def divide(q: Field[np.float64], n: Field[np.int64]):
+        with computation(PARALLEL), interval(...):
+            q = 2.0 / 0.0
+            n = 7 // 0
+
+    q, n = np.zeros((2, 2, 2)), np.ones((2, 2, 2), np.int64)
+    gtscript.stencil("numpy", divide)(q, n)
+    assert np.isinf(q).all() and (n == 0).all()  # numpy's results, as on every backend

@@ -34,6 +34,7 @@ SELECTION = [
     "tests/test_boilerplate.py",
     "tests/test_4d_fields.py",
     "tests/quantity/test_fieldbundle.py",
+    "tests/test_partitioner.py",
 ]
 DESELECT = "not dace and not orch and not backend1"
 

@@ -112,8 +112,13 @@ _COMMON_STEPS = (
     (p.ANALYSIS, f"{_PIPELINE}:analysis"),
 )
 
-register_backend(Backend("numpy", (*_COMMON_STEPS, (p.PY, f"{_PIPELINE}:numpy_module"))))
-register_backend(Backend("debug", (*_COMMON_STEPS, (p.PY, f"{_PIPELINE}:debug_module"))))
+_NUMPY_OPTIONS = {"ignore_np_errstate": bool}  # released's: numpy's warnings, or none
+register_backend(
+    Backend("numpy", (*_COMMON_STEPS, (p.PY, f"{_PIPELINE}:numpy_module")), options=_NUMPY_OPTIONS)
+)
+register_backend(
+    Backend("debug", (*_COMMON_STEPS, (p.PY, f"{_PIPELINE}:debug_module")), options=_NUMPY_OPTIONS)
+)
 for _name in ("gt:cpu_ifirst", "gt:cpu_kfirst"):
     register_backend(
         Backend(

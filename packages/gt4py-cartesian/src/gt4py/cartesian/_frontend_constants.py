@@ -89,7 +89,10 @@ class ConstantEvaluation(ParserBase):
                 return eval_binop(binop, left, right)
             if not all(isinstance(v, numbers.Number) for v in (left, right)):
                 raise NotConstant
-            return eval_binop(binop, left, right)
+            try:
+                return eval_binop(binop, left, right)
+            except ArithmeticError:  # 2.0 / 0.0: left to run time, with numpy's result
+                raise NotConstant from None
         if isinstance(node, ast.Subscript):
             # I[n]: an axis index (any other subscript depends on run time)
             base = self._const_eval(node.value, allow_callables=True)

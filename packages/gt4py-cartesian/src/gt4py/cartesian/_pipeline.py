@@ -93,14 +93,35 @@ def numpy_module(analysed: AnalysedStencil, request: BuildRequest) -> str:
     """``py`` of the numpy backend: the module with ``run(...)`` and ``METADATA``."""
     from ._numpy_codegen import generate
 
-    return with_metadata(generate(analysed), analysed, request.backend)
+    code = _quiet_floating_point(generate(analysed), request)
+    return with_metadata(code, analysed, request.backend)
 
 
 def debug_module(analysed: AnalysedStencil, request: BuildRequest) -> str:
     """``py`` of the debug backend: the module with ``run(...)`` and ``METADATA``."""
     from ._debug_codegen import generate
 
-    return with_metadata(generate(analysed), analysed, request.backend)
+    code = _quiet_floating_point(generate(analysed), request)
+    return with_metadata(code, analysed, request.backend)
+
+
+#: ``run`` under ``np.errstate``: a stencil computes values that masks and ``where`` then
+#: discard (``x / y`` on points where ``y == 0``), and numpy would warn about each as the C++
+#: backends never do. The backends' option ``ignore_np_errstate`` (released's, default true)
+#: turns this off.
+_QUIET_RUN = """
+
+_run_with_warnings = run
+
+
+def run(*args):
+    with np.errstate(divide="ignore", over="ignore", under="ignore", invalid="ignore"):
+        return _run_with_warnings(*args)
+"""
+
+
+def _quiet_floating_point(code: str, request: BuildRequest) -> str:
+    return code + _QUIET_RUN if request.options.get("ignore_np_errstate", True) else code
 
 
 def with_metadata(code: str, analysed: AnalysedStencil, backend: str) -> str:

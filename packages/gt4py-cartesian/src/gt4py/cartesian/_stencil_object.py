@@ -394,8 +394,8 @@ class StencilObject:
     ) -> list[int | None]:
         sizes: list[int | None] = [None, None, None]
         for p, value in zip(self._params, values, strict=True):
-            if p["kind"] != "field":
-                continue
+            if p["kind"] != "field" or p["access"] == "none":
+                continue  # unused fields bound no domain (their arguments are not checked)
             shape = np.shape(value)
             for n, axis in enumerate(p["axes"]):
                 a = "IJK".index(axis)
@@ -444,6 +444,8 @@ class StencilObject:
                         f"{type(value).__name__}"
                     )
                 continue
+            if p["access"] == "none":
+                continue  # a field the stencil never touches: any argument will do (released)
             self._validate_field(p, value, origins[name], domain, halo_key)
 
     def _validate_field(
