@@ -412,7 +412,7 @@ def test_released_submodules_are_attributes_of_the_package() -> None:
 
 @pytest.mark.parametrize("backend", ["numpy", "debug"])
 def test_arguments_of_unused_fields_are_not_checked(backend: str) -> None:
-    from gt4py.cartesian.gtscript import IJK, __INLINED
+    from gt4py.cartesian.gtscript import __INLINED, IJK
 
     def set_values(qs: Field[IJ, np.float64], q: Field[IJK, np.float64]):
         from __externals__ import use_qs
