@@ -3,11 +3,11 @@
 NDSL is the framework every production GTScript model goes through (pyFV3, pySHiELD, GEOS).
 Its tests run in a scratch environment made by ``compat/ndsl/install.sh VENV`` (NDSL from
 ``../shared/thirdparty``, this repository's packages editable), pointed at by ``NDSL_VENV``;
-without it the test skips. The selection is the one released gt4py 1.2.3 passes in full
-(``compat/ndsl/released_counts.txt``, made by the same script with ``released``): the test
+without it the test skips. What released gt4py 1.2.3 passes of the same selection is in
+``compat/ndsl/released_counts.txt`` (ours must pass at least that, and fail nothing): the test
 files of the stencil factory, stencil config, compilation config, basic operations,
-boilerplate, 4-D fields and field bundles (and of NDSL's stencil wrapper, caches and
-skip_passes), with the DaCe-parametrised cases deselected (the DaCe backends are issue 42).
+boilerplate, 4-D fields and field bundles (and of NDSL's stencil, stencil wrapper, skip_passes
+and partitioner), with the DaCe-parametrised cases deselected (the DaCe backends are issue 42).
 """
 
 from __future__ import annotations
@@ -75,4 +75,4 @@ def test_ndsl_passes_its_own_stencil_tests(tmp_path: pathlib.Path) -> None:
         )
     }
     assert counts.get("failed", 0) == 0 and counts.get("error", 0) == 0, output
-    assert counts.get("passed", 0) == expected["passed"], (counts, expected, output)
+    assert counts.get("passed", 0) >= expected["passed"], (counts, expected, output)
