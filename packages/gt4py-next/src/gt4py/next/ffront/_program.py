@@ -204,10 +204,18 @@ class Program(_Entry, Generic[_P]):
 
         from .. import metrics
         from ..embedded.context import embedded_context
-        from ._call_arguments import as_declared, check_call_arguments, check_writable
+        from ._call_arguments import (
+            as_declared,
+            check_call_arguments,
+            check_writable,
+            widen_to_declared,
+        )
 
         given_args, given_kwargs = args, kwargs
         params = self._checked.params
+        args, kwargs = widen_to_declared(
+            [(p.name, p.type) for p in params], args, kwargs, self._written
+        )
         if kwargs:
             args = self._bound(args, kwargs)
         if len(args) != len(params):
