@@ -14,7 +14,8 @@ condition, ``Icon4pyDriver.time_integration``.
 Experiment: torus ``--nx`` x ``--ny`` (12 x 10: 240 cells), edge 500 m, ``--nlev`` 10 levels
 (model top 23.5 km, Rayleigh damping from 12.5 km), Gaussian hill 100 m high, 1 km wide in the
 domain's centre, Gauss3D atmosphere (T0 300 K, N 0.01/s) with ``u0`` 10 m/s, one advected
-tracer (qv: 2nd-order horizontal advection with the positive-definite limiter, PPM vertical
+tracer (qv, which Gauss3D leaves 0: a Gaussian blob of 1 g/kg, 1.5 km wide, in the domain's
+centre, decreasing upwards, is put in after the initial condition; 2nd-order horizontal advection with the positive-definite limiter, PPM vertical
 advection with the semi-monotonic limiter), dtime 4 s, 5 dynamics substeps, ``--steps`` time steps.
 
 ``--backend``: ``embedded`` (``gtx.embedded_numpy``), ``none`` (Python ``None``, icon4py's
@@ -235,6 +236,19 @@ def main() -> int:
                 timings["to_first_step_s"] = time.perf_counter() - t0
             steps.append(_snapshot(kwargs["prognostic_states"], kwargs["tracers"]))
 
+        original_ic = driver.initial_condition.create
+        cell_x = grid["fields"][("cell",)]["cell_circumcenter_cartesian_x"]
+        cell_y = grid["fields"][("cell",)]["cell_circumcenter_cartesian_y"]
+
+        def ic_with_tracer_blob(**kwargs):
+            original_ic(**kwargs)
+            qv = kwargs["tracer_state_now"].qv
+            r2 = (cell_x - cell_x.mean()) ** 2 + (cell_y - cell_y.mean()) ** 2
+            levels = np.linspace(1.0, 0.2, qv.shape[1])
+            blob = 1e-3 * np.exp(-r2 / (2 * 1500.0**2))[:, None] * levels[None, :]
+            qv.ndarray[...] = qv.array_ns.asarray(blob)
+
+        driver.initial_condition.create = ic_with_tracer_blob
         driver.initialize_driver = timed_init
         driver.Icon4pyDriver._integrate_one_time_step = recorded_step
         stage = "initialize_driver"
