@@ -65,9 +65,10 @@ def _ensure_output_modules() -> None:
 
 
 def _backend(name: str):
-    import gt4py.next as gtx
     from icon4py.model.common import model_options
     from icon4py.model.driver import driver_utils
+
+    import gt4py.next as gtx
 
     if name == "embedded":
         return gtx.embedded_numpy
@@ -177,11 +178,11 @@ def main() -> int:
     step_times: list[float] = []
     try:
         _ensure_output_modules()
-        import gt4py.next as gtx
-
         from icon4py.model.common import model_backends
         from icon4py.model.common.decomposition import definitions as decomposition_defs
         from icon4py.model.driver import driver, driver_utils
+
+        import gt4py.next as gtx
 
         sys.path.insert(0, str(HERE))
         import torus_gridfile
@@ -255,7 +256,7 @@ def main() -> int:
         driver.run_driver(
             config=config, grid_manager=grid_manager, process_props=process_props, backend=backend
         )
-    except Exception as error:  # noqa: BLE001  # reported
+    except Exception as error:  # reported
         report["failures"].append(
             {
                 "stage": stage,

@@ -151,14 +151,16 @@ def build(nx: int = 12, ny: int = 10, edge_length: float = 500.0) -> dict:
         },
         "fields": {
             ("cell",): {
-                "clon": clon, "clat": clat,
+                "clon": clon,
+                "clat": clat,
                 "cell_circumcenter_cartesian_x": cxy[:, 0],
                 "cell_circumcenter_cartesian_y": cxy[:, 1],
                 "cell_circumcenter_cartesian_z": np.zeros(n_c),
                 "cell_area": np.full(n_c, cell_area),
             },
             ("edge",): {
-                "elon": elon, "elat": elat,
+                "elon": elon,
+                "elat": elat,
                 "edge_middle_cartesian_x": exy[:, 0],
                 "edge_middle_cartesian_y": exy[:, 1],
                 "edge_middle_cartesian_z": np.zeros(n_e),
@@ -173,7 +175,8 @@ def build(nx: int = 12, ny: int = 10, edge_length: float = 500.0) -> dict:
                 "edge_dual_normal_cartesian_z": np.zeros(n_e),
             },
             ("vertex",): {
-                "vlon": vlon, "vlat": vlat,
+                "vlon": vlon,
+                "vlat": vlat,
                 "cartesian_x_vertices": vxy[:, 0],
                 "cartesian_y_vertices": vxy[:, 1],
                 "cartesian_z_vertices": np.zeros(n_v),
@@ -185,7 +188,7 @@ def build(nx: int = 12, ny: int = 10, edge_length: float = 500.0) -> dict:
                 "edge_vert_distance": np.full((2, n_e), L / 2.0),
             },
             ("ne", "vertex"): {"edge_orientation": edge_orientation.T.astype(np.int32)},
-        },  # fmt: skip
+        },
         "refinement": {"refin_c_ctrl": n_c, "refin_e_ctrl": n_e, "refin_v_ctrl": n_v},
         "attributes": {
             "title": f"ICON torus grid {nx} x {ny}, edge length {L} m (gt4py compat)",

@@ -142,9 +142,9 @@ def test_outputs_computed_from_the_old_values_of_each_other(backend):
 def _with_boundaries(
     top: CellKField, interior: CellKField, bottom: CellKField, nlev: gtx.int32
 ) -> CellKField:
-    result = concat_where((K > 0) & (K < nlev), interior, 0.0)
+    result = concat_where((K > 0) & (nlev > K), interior, 0.0)
     result = concat_where(K == 0, top, result)
-    return concat_where(K == nlev, bottom, result)
+    return concat_where(nlev == K, bottom, result)
 
 
 @gtx.field_operator

@@ -591,6 +591,6 @@ def test_metrics_source_key_unset_without_recorded_calls() -> None:
 
     contextvars.Context().run(fresh)
     with pytest.raises(ValueError, match="no samples"):
-        released_metrics.Metric("x").mean
+        released_metrics.Metric("x").mean  # noqa: B018
     with pytest.raises(TypeError, match="Source"):
         released_metrics.sources["x"] = 1  # type: ignore[assignment]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import collections.abc
 import functools
-
 import sys
 import typing
 
@@ -133,9 +132,7 @@ def test_pep695_alias_as_dtype() -> None:
     assert annotation.dtype is anyfloat and not annotation.is_concrete
 
 
-@pytest.mark.parametrize(
-    "name", ["empty", "zeros", "ones", "full", "as_field", "as_connectivity"]
-)
+@pytest.mark.parametrize("name", ["empty", "zeros", "ones", "full", "as_field", "as_connectivity"])
 def test_constructors_have_fluid_partial(name: str) -> None:
     # released: `gtx.constructors.zeros.partial(allocator=backend)` (icon4py's geometry)
     constructor = getattr(gtx.constructors, name)
@@ -157,7 +154,6 @@ def test_partial_constructors_allocate() -> None:
     assert as_field(np.arange(3.0)).asnumpy().tolist() == [0.0, 1.0, 2.0]
     with pytest.raises(TypeError):
         gtx.zeros.partial(no_such_keyword=1)({Cell: 2})
-
 
 
 CellField = gtx.Field[gtx.Dims[Cell], gtx.float64]

@@ -8,10 +8,10 @@ from ._binding import (
     bind as bind,
     bind_lazily as bind_lazily,
     eager_safe as eager_safe,
-    used_strictly as used_strictly,
     has_free_neighbour as has_free_neighbour,
     is_leaf as is_leaf,
     may_trap as may_trap,
+    used_strictly as used_strictly,
 )
 from ._fingerprint import (
     program_fingerprint as program_fingerprint,
