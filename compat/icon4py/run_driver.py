@@ -145,7 +145,8 @@ def _arrays(state, prefix: str = "") -> dict[str, np.ndarray]:
     for field in dataclasses.fields(state) if dataclasses.is_dataclass(state) else ():
         value = getattr(state, field.name)
         if hasattr(value, "asnumpy"):
-            out[prefix + field.name] = np.asarray(value.asnumpy())
+            # a copy: asnumpy() may be a view of a buffer the next step overwrites
+            out[prefix + field.name] = np.array(value.asnumpy(), copy=True)
     return out
 
 
