@@ -25,6 +25,12 @@
 # icon4py.model.common.states.utils imports xarray (-> pandas -> pytz, tzdata, python-dateutil
 # -> six), icon4py.model.common.topography.from_file imports serialbox (serialbox4py).
 #
+# The driver (icon4py.model.driver, compat/icon4py/run_driver.py) reads the grid file with
+# netCDF4 (-> cftime, certifi) and imports devtools (-> asttokens, executing, pygments) at
+# module level. It also imports uxarray and zarr (icon4py.model.common.io, output only); their
+# releases need numpy >= 2, so they are not installed: run_driver.py uses the placeholders in
+# compat/icon4py/shims when they do not import (output stays off).
+#
 # --compile-bytecode: with PYTHONDONTWRITEBYTECODE=1 (set in some CI images) Python never
 # caches the bytecode of DIR, and every process would compile sympy, pandas, xarray, dace and
 # icon4py from source again (~25 s of every run on 2 cores). The .pyc files are for PYTHON's
@@ -62,11 +68,15 @@ granule_deps=(
     "xarray==2026.2.0" "pandas==2.3.3" "pytz==2026.6" "tzdata==2026.6"
     "python-dateutil==2.9.0.post0" "serialbox4py==2.6.3"
 )
+driver_deps=(
+    "netCDF4==1.7.2" "cftime==1.6.6.1" "certifi==2026.10.19.post1"
+    "devtools==0.13.0" "asttokens==2.4.1" "executing==2.3.0" "pygments==2.21.0"
+)
 
 mkdir -p "$target"
 uv pip install --python "$python" --no-deps --compile-bytecode --target "$target" \
     "${distributions[@]}" "${small_deps[@]}" "${dace_deps[@]}" \
-    "${granule_deps[@]}"
+    "${granule_deps[@]}" "${driver_deps[@]}"
 PYTHONPATH="$target" "$python" -c "import dace, icon4py.model.common.model_options, icon4py.model.atmosphere.diffusion.diffusion" \
     || echo "warning: icon4py.model.common.model_options does not import with $python" >&2
 echo "icon4py ${version} installed in ${target}"

@@ -128,3 +128,50 @@ def test_outputs_computed_from_the_old_values_of_each_other(backend):
     expected_b = bn.copy()
     expected_b[:, 1:] = 2.0 * bn[:, 1:] - an[:, 1:]
     np.testing.assert_allclose(b.asnumpy(), expected_b)
+
+
+# -- a full-level field read only in the branches of a half-level result -------------------------
+# icon4py's metrics factory, compute_ddqz_z_half (`with_boundaries_on_half_levels_on_cells`):
+# the top / interior / bottom values, passed as arguments to the nested operator, read the
+# full-level z_mc unshifted, but each is selected only on its own levels; z_mc has no level
+# nlev. The arguments were computed at every point (an unshifted read counted as safe
+# anywhere) and the call was refused (z_mc "read" on K=[0, nlev + 1)).
+
+
+@gtx.field_operator
+def _with_boundaries(
+    top: CellKField, interior: CellKField, bottom: CellKField, nlev: gtx.int32
+) -> CellKField:
+    result = concat_where((K > 0) & (nlev > K), interior, 0.0)
+    result = concat_where(K == 0, top, result)
+    return concat_where(nlev == K, bottom, result)
+
+
+@gtx.field_operator
+def _half_level_thickness(z_ifc: CellKField, z_mc: CellKField, nlev: gtx.int32) -> CellKField:
+    return _with_boundaries(
+        top=2.0 * (z_ifc - z_mc),
+        interior=z_mc(Koff[-1]) - z_mc,
+        bottom=2.0 * (z_mc(Koff[-1]) - z_ifc),
+        nlev=nlev,
+    )
+
+
+@gtx.program
+def half_level_thickness(z_ifc: CellKField, z_mc: CellKField, out: CellKField, nlev: gtx.int32):
+    _half_level_thickness(z_ifc, z_mc, nlev, out=out, domain={Cell: (0, N_CELLS), K: (0, nlev + 1)})
+
+
+def test_full_level_read_only_in_branches_of_a_half_level_result(backend):
+    z_ifc = _cell_k(backend, N_LEVELS + 1)
+    z_mc = _cell_k(backend, N_LEVELS)
+    out = gtx.zeros({Cell: N_CELLS, K: N_LEVELS + 1}, allocator=backend)
+    half_level_thickness.with_backend(backend)(
+        z_ifc, z_mc, out, gtx.int32(N_LEVELS), offset_provider={"Koff": K}
+    )
+    zi, zm = z_ifc.asnumpy(), z_mc.asnumpy()
+    expected = np.empty_like(zi)
+    expected[:, 0] = 2.0 * (zi[:, 0] - zm[:, 0])
+    expected[:, 1:N_LEVELS] = zm[:, :-1] - zm[:, 1:]
+    expected[:, N_LEVELS] = 2.0 * (zm[:, -1] - zi[:, N_LEVELS])
+    np.testing.assert_allclose(out.asnumpy(), expected, rtol=1e-14)

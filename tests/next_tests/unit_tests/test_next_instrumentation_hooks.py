@@ -534,3 +534,63 @@ def test_embedded_calls_are_metrics_rows() -> None:
     finally:
         metrics.reset()  # nothing left for the at-exit dump of the test process
     assert key not in metrics.program_metrics()
+
+
+# -- released's per-call samples (icon4py's stencil tests read them) ---------------------------
+
+
+@pytest.mark.parametrize("backend", [gtx.embedded_numpy, *COMPILED])
+def test_metrics_samples_by_current_source_key(backend: Any) -> None:
+    program = make_program(getattr(gtx, backend) if isinstance(backend, str) else backend)
+    a, out = fields()
+    keys: list[str] = []
+
+    @contextlib.contextmanager
+    def capture_key(program: Any, args: Any, offset_provider: Any, enable_jit: Any, kwargs: Any):
+        yield
+        keys.append(released_metrics.get_current_source_key())
+
+    try:
+        with config.overrides(collect_metrics_level=released_metrics.ALL):
+            program(a, out)  # compiles (and records) the variant
+            hooks.program_call_context.register(capture_key, name="capture_key")
+            try:
+                for _ in range(3):
+                    program(a, out)
+            finally:
+                hooks.program_call_context.remove("capture_key")
+        assert len(set(keys)) == 1 and keys[0].startswith(program.__name__)
+        assert released_metrics.is_current_source_key_set()
+        assert keys[0] in released_metrics.sources
+        source = released_metrics.sources[keys[0]]
+        samples = source.metrics["compute"].samples
+        assert len(samples) == 4 and all(s > 0 for s in samples)
+        assert source.metrics["compute"].mean == pytest.approx(sum(samples) / 4)
+        assert released_metrics.get_current_source() is source
+        released_metrics.add_sample_to_current_source("mine", 1.5)
+        assert source.metrics["mine"].samples == [1.5]
+    finally:
+        metrics.reset()
+    assert released_metrics.sources[keys[0]].metrics["compute"].samples == []
+
+
+def test_metrics_source_key_unset_without_recorded_calls() -> None:
+    import contextvars
+
+    def fresh() -> None:
+        assert not released_metrics.is_current_source_key_set()
+        with pytest.raises(LookupError, match="collect_metrics_level"):
+            released_metrics.get_current_source_key()
+        program = make_program(gtx.embedded_numpy)
+        program(*fields())  # metrics off: nothing recorded, no key
+        assert not released_metrics.is_current_source_key_set()
+        released_metrics.set_current_source_key("mine")
+        assert released_metrics.get_current_source_key() == "mine"
+        with pytest.raises(TypeError, match="strings"):
+            released_metrics.set_current_source_key(3)  # type: ignore[arg-type]
+
+    contextvars.Context().run(fresh)
+    with pytest.raises(ValueError, match="no samples"):
+        released_metrics.Metric("x").mean  # noqa: B018
+    with pytest.raises(TypeError, match="Source"):
+        released_metrics.sources["x"] = 1  # type: ignore[assignment]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import collections.abc
+import functools
 import sys
 import typing
 
@@ -117,8 +119,8 @@ def test_instrumentation() -> None:
     assert (metrics.DISABLED, metrics.ALL) == (0, 100)
     assert metrics.is_any_level_enabled() == (metrics.get_current_level() > 0)
     assert isinstance(metrics.dumps(), str)
-    with pytest.raises(AttributeError, match="per-call"):
-        metrics.sources  # noqa: B018
+    assert isinstance(metrics.sources, collections.abc.MutableMapping)
+    assert callable(metrics.get_current_source_key)  # test_next_instrumentation_hooks
     assert callable(hooks.program_call_context.register)  # test_next_instrumentation_hooks
 
 
@@ -128,3 +130,63 @@ def test_pep695_alias_as_dtype() -> None:
     anyfloat = typing.TypeAliasType("anyfloat", gtx.float32 | gtx.float64)  # type: ignore[attr-defined]
     annotation = gtx.Field[gtx.Dims[Cell, K], T][anyfloat]
     assert annotation.dtype is anyfloat and not annotation.is_concrete
+
+
+@pytest.mark.parametrize("name", ["empty", "zeros", "ones", "full", "as_field", "as_connectivity"])
+def test_constructors_have_fluid_partial(name: str) -> None:
+    # released: `gtx.constructors.zeros.partial(allocator=backend)` (icon4py's geometry)
+    constructor = getattr(gtx.constructors, name)
+    assert getattr(gtx, name) is constructor
+    bound = constructor.partial(allocator=None)
+    assert isinstance(bound, functools.partial) and bound.func is constructor
+    assert bound.keywords == {"allocator": None}
+    chained = constructor.partial.partial(allocator=None)(device=None)
+    assert chained.keywords == {"allocator": None, "device": None}
+
+
+def test_partial_constructors_allocate() -> None:
+    zeros = gtx.constructors.zeros.partial(allocator=gtx.embedded_numpy)
+    field = zeros({Cell: 3}, dtype=gtx.int32)
+    assert field.asnumpy().tolist() == [0, 0, 0] and field.dtype == np.int32
+    full = gtx.full.partial(fill_value=2.5)
+    assert full({Cell: 2}).asnumpy().tolist() == [2.5, 2.5]
+    as_field = gtx.as_field.partial([Cell])
+    assert as_field(np.arange(3.0)).asnumpy().tolist() == [0.0, 1.0, 2.0]
+    with pytest.raises(TypeError):
+        gtx.zeros.partial(no_such_keyword=1)({Cell: 2})
+
+
+CellField = gtx.Field[gtx.Dims[Cell], gtx.float64]
+
+
+@gtx.field_operator
+def _scaled(a: CellField, s: CellField) -> CellField:
+    return a * s
+
+
+@gtx.program
+def _scale(a: CellField, s: CellField, out: CellField):
+    _scaled(a, s, out=out)
+
+
+def test_embedded_call_widens_safely_castable_field_arguments() -> None:
+    # icon4py's compute_geofac_rot gets the grid file's int32 edge orientation where it
+    # declares float64; released's embedded numpy-promotes inside, to the same values
+    a = gtx.as_field([Cell], np.array([1.0, 2.0, 3.0]))
+    sign = gtx.as_field([Cell], np.array([1, -1, 1], dtype=np.int32))
+    out = gtx.zeros({Cell: 3})
+    _scaled.with_backend(None)(a, sign, out=out, offset_provider={})
+    assert out.asnumpy().tolist() == [1.0, -2.0, 3.0]
+    assert sign.dtype == np.int32  # the caller's field is not changed
+    assert _scaled(a, s=sign, offset_provider={}).asnumpy().tolist() == [1.0, -2.0, 3.0]
+    out = gtx.zeros({Cell: 3})
+    _scale.with_backend(gtx.embedded_numpy)(a, sign, out)
+    assert out.asnumpy().tolist() == [1.0, -2.0, 3.0]
+    # an output is never converted (the program would write into a copy)
+    with pytest.raises(TypeError, match="float64"):
+        _scale.with_backend(gtx.embedded_numpy)(a, a, gtx.zeros({Cell: 3}, dtype=gtx.float32))
+    # a conversion that is not safe (complex to float) is not made: the check reports it
+    with pytest.raises(TypeError, match="complex128"):
+        _scale.with_backend(gtx.embedded_numpy)(
+            a, gtx.as_field([Cell], np.ones(3, dtype=np.complex128)), out
+        )

@@ -3,6 +3,8 @@
 Every constructor allocates new memory through ``allocator=`` / ``device=`` (see
 :mod:`gt4py.next.allocators`); ``as_field`` and ``as_connectivity`` copy their data in.
 To wrap an existing array without copying, use ``NdArrayField(domain, array)``.
+Each has ``.partial(**kwargs)`` (released gt4py's fluid partial): ``zeros.partial(allocator=b)``
+is ``functools.partial(zeros, allocator=b)``.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import Any, Final
 
 import numpy as np
 
+from gt4py.eve.utils import with_fluid_partial
 from gt4py.infra.definitions import CPU_DEVICE, Device
 
 from ._allocators import NamespaceAllocator, resolve_allocator
@@ -22,6 +25,7 @@ from .embedded import _array_ns
 from .embedded.nd_array_field import NdArrayConnectivityField, NdArrayField
 
 
+@with_fluid_partial
 def empty(
     domain: DomainLike,
     dtype: Any = np.float64,
@@ -42,6 +46,7 @@ def empty(
     )
 
 
+@with_fluid_partial
 def zeros(
     domain: DomainLike,
     dtype: Any = np.float64,
@@ -56,6 +61,7 @@ def zeros(
     )
 
 
+@with_fluid_partial
 def ones(
     domain: DomainLike,
     dtype: Any = np.float64,
@@ -70,6 +76,7 @@ def ones(
     )
 
 
+@with_fluid_partial
 def full(
     domain: DomainLike,
     fill_value: Any,
@@ -225,6 +232,7 @@ def _source_array(data: Any) -> tuple[Any, Any]:
     return data, xp
 
 
+@with_fluid_partial
 def as_field(
     domain: DomainLike | Sequence[Dimension],
     data: Any,
@@ -269,6 +277,7 @@ _INFER: Final = _Infer()
 DEFAULT_SKIP_VALUE: Final = -1
 
 
+@with_fluid_partial
 def as_connectivity(
     domain: DomainLike | Sequence[Dimension],
     codomain: Dimension,

@@ -7,12 +7,15 @@ one row under the program's name; for a program run on an embedded backend, each
 while the setting is on, in a row of its own, ``<program>[<backend>]`` (e.g.
 ``copy[embedded_numpy]``), its compute time the whole embedded execution. At exit the metrics
 go to the JSON file ``GT4PY_DUMP_METRICS_AT_EXIT`` names, or else as a table to stderr.
-``program_metrics()`` returns them in Python.
+``program_metrics()`` returns them in Python; ``metrics_for(name).samples`` holds the compute
+time of every call, and :func:`current_key` names the row of the last call recorded in this
+context (what released gt4py's ``instrumentation.metrics`` sample API reads).
 """
 
 from __future__ import annotations
 
 import atexit
+import contextvars
 import dataclasses
 import datetime
 import json
@@ -72,14 +75,36 @@ class ProgramMetrics:
     compute_time_s: float = 0.0
     compile_time_s: float = 0.0
     variants: int = 0
+    #: the row's name (``program_metrics()`` key), set by :func:`metrics_for`
+    key: str = dataclasses.field(default="", repr=False, compare=False)
+    #: the compute time of every call, in call order (released gt4py's per-call samples)
+    samples: list[float] = dataclasses.field(default_factory=list, repr=False, compare=False)
 
     def record_call(self, seconds: float) -> None:
         self.calls += 1
         self.compute_time_s += seconds
+        self.samples.append(seconds)
+        _current_key.set(self.key)
 
     def as_dict(self) -> dict[str, Any]:
         mean = self.compute_time_s / self.calls if self.calls else 0.0
-        return {**dataclasses.asdict(self), "mean_compute_time_s": mean}
+        return {
+            "calls": self.calls,
+            "compute_time_s": self.compute_time_s,
+            "compile_time_s": self.compile_time_s,
+            "variants": self.variants,
+            "mean_compute_time_s": mean,
+        }
+
+
+#: The row of the program whose call was recorded last in this context (thread, task).
+_current_key: contextvars.ContextVar[str] = contextvars.ContextVar("gt4py_metrics_key")
+
+
+def current_key() -> str | None:
+    """The row (``program_metrics()`` key) of the last call recorded in this context, or None
+    when none was (metrics off, or no program run since)."""
+    return _current_key.get(None)
 
 
 _metrics: dict[str, ProgramMetrics] = {}
@@ -98,7 +123,7 @@ def metrics_for(program_name: str) -> ProgramMetrics:
     with _lock:
         record = _metrics.get(program_name)
         if record is None:
-            record = _metrics[program_name] = ProgramMetrics()
+            record = _metrics[program_name] = ProgramMetrics(key=program_name)
         if not _exit_hook_installed:
             atexit.register(_dump_at_exit)
             _exit_hook_installed = True
@@ -136,6 +161,7 @@ def reset() -> None:
             record.compute_time_s = 0.0
             record.compile_time_s = 0.0
             record.variants = 0
+            record.samples.clear()
 
 
 def dump(path: str | pathlib.Path) -> None:
@@ -168,6 +194,7 @@ def _dump_at_exit() -> None:
 __all__ = [
     "COLLECT_METRICS_LEVEL",
     "DUMP_METRICS_AT_EXIT",
+    "current_key",
     "dump",
     "embedded_key",
     "level",

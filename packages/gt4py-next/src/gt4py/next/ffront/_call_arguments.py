@@ -227,6 +227,45 @@ def written_parameters(calls: Sequence[Any]) -> frozenset[str]:
     return frozenset(name for call in calls for name in names(call.out))
 
 
+def widen_to_declared(
+    params: Sequence[tuple[str, Any]],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    written: frozenset[str] = frozenset(),
+) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """The arguments of a top-level embedded call, with every field whose dtype converts
+    safely (numpy's ``can_cast(..., "safe")``: ``int32`` to ``float64``, ``float32`` to
+    ``float64``) to a different declared dtype converted to it (a copy; ADR 0034).
+
+    Released gt4py's embedded execution runs such a call (numpy promotes inside the body, to
+    the same values); here operands must share a dtype, so the conversion happens once, at
+    the call. Anything else (a narrowing or a kind change like float to int) is left as
+    given, for the checks to report; so are the ``written`` parameters (a program's outputs
+    must be the caller's own fields).
+    """
+    from ..embedded import _array_ns
+
+    declared = {name: t for name, t in params if name not in written}
+
+    def widen(value: Any, type_: Any) -> Any:
+        if (
+            isinstance(type_, ts.FieldType)
+            and isinstance(value, NdArrayField)
+            and value._data.dtype != type_.dtype
+            and np.can_cast(value._data.dtype, type_.dtype, "safe")
+        ):
+            xp = value.array_ns
+            data = _array_ns.astype(xp, value._data, type_.dtype)
+            return NdArrayField._make(value._domain, data, xp)
+        return value
+
+    widened = tuple(widen(a, declared.get(n)) for a, (n, _) in zip(args, params, strict=False))
+    widened += args[len(widened) :]
+    if kwargs:
+        kwargs = {k: widen(v, declared.get(k)) for k, v in kwargs.items()}
+    return widened, kwargs
+
+
 def as_declared(value: Any, declared: Any) -> Any:
     """``value`` (checked) with its Python scalars as the declared numpy scalars, as embedded
     execution passes them: ``~flag`` on a ``bool`` parameter is then logical (numpy's), not

@@ -112,6 +112,10 @@ class FieldOperator(_Entry, Generic[_P, _R]):
                     )
             if self._mode is ExecutionMode.EMBEDDED or _embedded_run.in_operator_body.get():
                 args, kwargs = _numpy_bools(args, kwargs)
+                if not _embedded_run.in_operator_body.get():
+                    from ._call_arguments import widen_to_declared
+
+                    args, kwargs = widen_to_declared(self.__gt_signature__.params, args, kwargs)
             if out is None:
                 if domain is not None:
                     raise TypeError(f"{self.__name__}: 'domain' needs 'out'")

@@ -209,10 +209,14 @@ class Program(_Entry, Generic[_P]):
             as_declared,
             check_call_arguments,
             check_writable,
+            widen_to_declared,
         )
 
         given_args, given_kwargs = args, kwargs
         params = self._checked.params
+        args, kwargs = widen_to_declared(
+            [(p.name, p.type) for p in params], args, kwargs, self._written
+        )
         if kwargs:
             args = self._bound(args, kwargs)
         if len(args) != len(params):

@@ -11,6 +11,7 @@ from ._binding import (
     has_free_neighbour as has_free_neighbour,
     is_leaf as is_leaf,
     may_trap as may_trap,
+    used_strictly as used_strictly,
 )
 from ._fingerprint import (
     program_fingerprint as program_fingerprint,

@@ -127,6 +127,12 @@ class _Usage:
         return any(u for u, _ in results), any(s for _, s in results)
 
 
+def used_strictly(expr: ir.Expr, name: str) -> bool:
+    """Whether every evaluation of ``expr`` evaluates ``name`` (not only under a condition:
+    a branch of ``if_``, the right operand of ``and_`` / ``or_``)."""
+    return _Usage(name).of(expr)[1]
+
+
 def bind_lazily(
     expr: ir.Expr, name: str, value: ir.Expr, *, occurrences: Occurrences | None = None
 ) -> ir.Expr:

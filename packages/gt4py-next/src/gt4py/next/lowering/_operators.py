@@ -91,9 +91,17 @@ class OperatorLowering:
         for name in reversed(order):
             if not scope.safe[name]:
                 expr = ir.bind_lazily(expr, name, scope.lets[name])
-        for name in reversed(order):  # the safe ones around it all, earliest outermost
+        # the safe ones around it all, earliest outermost, if the value uses them wherever it
+        # is computed; one used only under a condition (a branch of a where / concat_where)
+        # goes there too: "safe" assumes its unshifted reads fall inside the fields, which
+        # holds only where the branch is selected (a full-level field read in a branch of a
+        # half-level result, ICON's `with_boundaries_on_half_levels_on_cells`; ADR 0035)
+        for name in reversed(order):
             if scope.safe[name]:
-                expr = ir.Let(name=name, value=scope.lets[name], body=expr)
+                if ir.used_strictly(expr, name):
+                    expr = ir.Let(name=name, value=scope.lets[name], body=expr)
+                else:
+                    expr = ir.bind_lazily(expr, name, scope.lets[name])
         return expr
 
     def open_reason(self, value: Value) -> str | None:
