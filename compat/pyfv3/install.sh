@@ -85,7 +85,7 @@ respell "$ndsl_dir/ndsl/dsl/dace/dace_config.py" \
 runtime_deps=(
     "numpy==$NUMPY_VERSION"
     "dace==2.0.0a10"
-    mpi4py mpich
+    "mpi4py==4.1.2" "mpich==5.0.2"
     xarray cftime f90nml fsspec netcdf4 scipy h5netcdf dask pyyaml
 )
 
