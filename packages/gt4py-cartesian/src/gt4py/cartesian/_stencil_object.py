@@ -145,7 +145,8 @@ class StencilObject:
                 )
             values = self._bind(args, kwargs)
             for i in self._field_indices:  # one type test per field in the usual case
-                if not is_plain_array(values[i]):
+                value = values[i]
+                if value.__class__ is not np.ndarray and not is_plain_array(value):
                     values, origin = adopt_array_likes(self, values, origin)
                     break
             key = self._plan_key(values, origin, domain) if validate_args and not kwargs else None
