@@ -20,6 +20,7 @@ rebuild on the same host.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import itertools
 import json
@@ -202,6 +203,56 @@ def _stencil_settings(options: Mapping[str, Any]) -> dict[str, Any]:
     return settings
 
 
+@dataclasses.dataclass(frozen=True)
+class _Prepared:
+    """A stencil build checked and keyed, before any work: the backend, the request, its
+    identity and the common options (``split_stencil_options``)."""
+
+    backend: Backend
+    request: BuildRequest
+    identity: Any  # _stencil_key.StencilIdentity
+    common: Mapping[str, Any]
+
+
+def _prepare(
+    func: Callable[..., Any],
+    *,
+    backend: str,
+    externals: Mapping[str, Any] | None,
+    name: str | None,
+    dtypes: Mapping[str, Any] | None,
+    options: Mapping[str, Any],
+    annotation_locals: Mapping[str, Any] | None,
+    **_: Any,
+) -> _Prepared:
+    if not isinstance(func, types.FunctionType | types.MethodType):
+        raise TypeError(f"a stencil definition must be a Python function, got {func!r}")
+    backend_obj = _backends.get_backend(backend)
+    unavailable = backend_obj.unavailable_reason()
+    if unavailable is not None:
+        raise BackendNotAvailableError(unavailable)
+    own_options, common = split_stencil_options(backend_obj, options)
+    request = BuildRequest(
+        func=func,
+        name=name or func.__name__,
+        backend=backend,
+        externals=dict(externals or {}),
+        dtypes=dict(dtypes or {}),
+        annotation_locals=annotation_locals,
+        options=own_options,
+    )
+    identity = stencil_identity(
+        func,
+        backend=backend,
+        externals=request.externals,
+        dtypes=request.dtypes,
+        name=request.name,
+        options=own_options,
+        annotation_locals=annotation_locals,
+    )
+    return _Prepared(backend_obj, request, identity, common)
+
+
 def _build_stencil(
     func: Callable[..., Any],
     *,
@@ -213,35 +264,26 @@ def _build_stencil(
     options: Mapping[str, Any],
     annotation_locals: Mapping[str, Any] | None = None,
 ) -> StencilObject:
-    if not isinstance(func, types.FunctionType | types.MethodType):
-        raise TypeError(f"a stencil definition must be a Python function, got {func!r}")
-    backend_obj = _backends.get_backend(backend)
-    unavailable = backend_obj.unavailable_reason()
-    if unavailable is not None:
-        raise BackendNotAvailableError(unavailable)
-    options, common = split_stencil_options(backend_obj, options)
-    if backend in DEVICE_BACKENDS:
-        _require_gpu(backend)
-    build_info: dict[str, Any] | None = common.get("build_info")
     started = time.perf_counter()
-    request = BuildRequest(
-        func=func,
-        name=name or func.__name__,
-        backend=backend,
-        externals=dict(externals or {}),
-        dtypes=dict(dtypes or {}),
-        annotation_locals=annotation_locals,
-        options=options,
-    )
-    identity = stencil_identity(
+    prepared = _prepare(
         func,
         backend=backend,
-        externals=request.externals,
-        dtypes=request.dtypes,
-        name=request.name,
+        externals=externals,
+        name=name,
+        dtypes=dtypes,
         options=options,
         annotation_locals=annotation_locals,
     )
+    if backend in DEVICE_BACKENDS:
+        _require_gpu(backend)
+    backend_obj, request, identity, common = (
+        prepared.backend,
+        prepared.request,
+        prepared.identity,
+        prepared.common,
+    )
+    options = request.options
+    build_info: dict[str, Any] | None = common.get("build_info")
     built: list[tuple[dict[str, Any], EntryContents]] = []  # empty on a cache hit
     # The label names the stencil in the caches' messages (its C++ build's start, lock waits).
     with (
@@ -488,29 +530,11 @@ class LazyStencil:
         """Parse the definition (raising its GTScript errors) unless its stencil is cached."""
         args = self._build_args
         with infra_config.overrides(**_stencil_settings(args["options"])):
-            backend = _backends.get_backend(args["backend"])
-            options, _ = split_stencil_options(backend, args["options"])
-            identity = stencil_identity(
-                self.definition,
-                backend=args["backend"],
-                externals=dict(args["externals"] or {}),
-                dtypes=dict(args["dtypes"] or {}),
-                name=args["name"] or self.definition.__name__,
-                options=options,
-                annotation_locals=args["annotation_locals"],
-            )
-            if args["rebuild"] or _cache.get(identity.key) is None:
+            prepared = _prepare(self.definition, **args)
+            if args["rebuild"] or _cache.get(prepared.identity.key) is None:
                 from ._pipeline import definition_ir, parse_definition
 
-                request = BuildRequest(
-                    func=self.definition,
-                    name=args["name"] or self.definition.__name__,
-                    backend=args["backend"],
-                    externals=dict(args["externals"] or {}),
-                    dtypes=dict(args["dtypes"] or {}),
-                    annotation_locals=args["annotation_locals"],
-                    options=options,
-                )
+                request = prepared.request
                 definition_ir(parse_definition(request, request), request)
 
     @property
