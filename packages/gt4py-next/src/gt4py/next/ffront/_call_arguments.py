@@ -13,7 +13,7 @@ error, not 16 or 9.
 from __future__ import annotations
 
 import ast
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -264,6 +264,28 @@ def widen_to_declared(
     if kwargs:
         kwargs = {k: widen(v, declared.get(k)) for k, v in kwargs.items()}
     return widened, kwargs
+
+
+def run_compiled(
+    run: Callable[[tuple[Any, ...], dict[str, Any]], Any],
+    params: Sequence[tuple[str, Any]],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    written: frozenset[str] = frozenset(),
+) -> Any:
+    """``run(args, kwargs)`` of a compiled call; if its argument check rejects it and
+    :func:`widen_to_declared` converts some field argument, the call again with the converted
+    arguments: a compiled backend accepts what embedded accepts (ADR 0034), and a call that
+    fits pays nothing for it (the check raises before anything runs)."""
+    try:
+        return run(args, kwargs)
+    except CallArgumentError:
+        widened_args, widened_kwargs = widen_to_declared(params, args, kwargs, written)
+        if all(a is b for a, b in zip(widened_args, args, strict=True)) and all(
+            widened_kwargs[k] is v for k, v in kwargs.items()
+        ):
+            raise
+    return run(widened_args, widened_kwargs)
 
 
 def as_declared(value: Any, declared: Any) -> Any:

@@ -148,12 +148,18 @@ class FieldOperator(_Entry, Generic[_P, _R]):
                     self.__gt_signature__.forwards_requested_domain,
                 )
                 return None
-            return self.backend.run(  # type: ignore[attr-defined]
-                self,
-                args,
-                {**kwargs, "out": out, "domain": domain},
-                offset_provider=offset_provider,
-            )
+            from ._call_arguments import run_compiled
+
+            def run(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+                return self.backend.run(  # type: ignore[attr-defined]
+                    self,
+                    args,
+                    {**kwargs, "out": out, "domain": domain},
+                    offset_provider=offset_provider,
+                )
+
+            # a safely widened field argument (ADR 0034) as embedded takes it
+            return run_compiled(run, self.__gt_signature__.params, args, kwargs)
         except _USER_ERRORS as error:  # the user's frames only (ADR 0030)
             _hide_internal_frames(error)
             raise

@@ -185,15 +185,28 @@ class Program(_Entry, Generic[_P]):
                     if self._mode is ExecutionMode.EMBEDDED:
                         self._call_embedded(args, kwargs, offset_provider)
                     else:
-                        self.backend.run(self, args, kwargs, offset_provider=offset_provider)  # type: ignore[attr-defined]
+                        self._call_compiled(args, kwargs, offset_provider)
                 return
             if self._mode is ExecutionMode.EMBEDDED:
                 self._call_embedded(args, kwargs, offset_provider)
                 return
-            self.backend.run(self, args, kwargs, offset_provider=offset_provider)  # type: ignore[attr-defined]
+            self._call_compiled(args, kwargs, offset_provider)
         except _USER_ERRORS as error:  # the user's frames only (ADR 0030)
             _hide_internal_frames(error)
             raise
+
+    def _call_compiled(
+        self, args: tuple[Any, ...], kwargs: dict[str, Any], offset_provider: Any
+    ) -> None:
+        """Run on the compiled backend; an argument only embedded would take (a safely
+        widened field, ADR 0034) is converted and the call made again."""
+        from ._call_arguments import run_compiled
+
+        def run(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+            self.backend.run(self, args, kwargs, offset_provider=offset_provider)  # type: ignore[attr-defined]
+
+        params = [(p.name, p.type) for p in self._checked.params]
+        run_compiled(run, params, args, kwargs, self._written)
 
     def _call_embedded(
         self, args: tuple[Any, ...], kwargs: dict[str, Any], offset_provider: Any
