@@ -69,3 +69,55 @@ def test_no_cache_or_config_code_under_cartesian():
         text = path.read_text()
         for word in forbidden:
             assert word not in text, f"{path.name} contains {word}"
+
+
+#: What a warm decoration needs none of: each is imported where a miss, a lock, a session
+#: cache or an error message needs it (issue 44.8: a warm process's first stencil paid for them).
+MISS_ONLY_MODULES = (
+    "shutil",
+    "socket",
+    "tempfile",
+    "secrets",
+    "difflib",
+    "gt4py.infra.config._session_dirs",
+)
+
+WARM_SCRIPT = textwrap.dedent(
+    """
+    import sys
+    import numpy as np
+    from gt4py.cartesian import gtscript
+    from gt4py.cartesian.gtscript import PARALLEL, computation, interval
+    F = gtscript.Field[np.float64]
+
+    def st(a: F, out: F):
+        with computation(PARALLEL), interval(...):
+            out = 2.0 * a
+
+    before = set(sys.modules)
+    gtscript.stencil(backend="numpy")(st)
+    print("IMPORTED", " ".join(sorted(set(sys.modules) - before)))
+    """
+)
+
+
+def test_a_warm_decoration_imports_nothing_only_a_miss_needs(tmp_path):
+    script = tmp_path / "cart_warm_script.py"
+    script.write_text(WARM_SCRIPT)
+    env = {
+        "GT4PY_BUILD_CACHE_DIR": str(tmp_path / "cache"),
+        "PATH": "",
+        "HOME": str(tmp_path),
+    }
+
+    def imported() -> set[str]:
+        run = subprocess.run(
+            [sys.executable, "-I", str(script)], env=env, capture_output=True, text=True, check=True
+        )
+        return set(run.stdout.split("IMPORTED", 1)[1].split())
+
+    cold = imported()  # a miss builds and publishes: it may import them
+    warm = imported()
+    stencil_modules = {m for m in cold if m.startswith("gt4py_cartesian_stencil_")}
+    assert stencil_modules and stencil_modules <= warm  # the warm process loaded the same entry
+    assert sorted(set(MISS_ONLY_MODULES) & warm) == []
