@@ -72,13 +72,20 @@ def run_workload(
     """Run ``workloads/<workload>.py`` with ``python`` in a fresh process; its JSON line.
 
     With ``cache_dir`` the build caches are persistent there (a fresh directory: cold; the same
-    again: warm). The process starts in a scratch directory, so nothing of the repository's
-    working directory is importable by accident.
+    again: warm), for both stacks and for released GTScript too (``GT_CACHE_ROOT``). The
+    process starts in a scratch directory, so nothing of the repository's working directory is
+    importable by accident.
     """
     env = {k: v for k, v in os.environ.items() if k not in {"VIRTUAL_ENV", "PYTHONPATH"}}
     env["PATH"] = f"{pathlib.Path(python).parent}{os.pathsep}{env.get('PATH', '')}"
     if cache_dir is not None:
         env.update(GT4PY_BUILD_CACHE_LIFETIME="persistent", GT4PY_BUILD_CACHE_DIR=str(cache_dir))
+        if python == released_python():
+            # Released GTScript ignores GT4PY_BUILD_CACHE_DIR: its cache is
+            # $GT_CACHE_ROOT/.gt_cache*, the root defaulting to the working directory, which is
+            # a fresh scratch directory per run below. Without this every released GTScript run
+            # would be a cold build (ours reads GT_CACHE_ROOT only as a deprecated alias).
+            env["GT_CACHE_ROOT"] = str(cache_dir)
     env.update(extra_env or {})
     script = WORKLOADS / f"{workload}.py"
     with tempfile.TemporaryDirectory(prefix="gt4py-bench-") as scratch:

@@ -10,7 +10,9 @@ process:
 - next gtfn_cpu Laplacian 256x256x80: cold first call (fresh cache dir), warm first call (new
   process, same cache dir), steady median, tiny 8x8x1 call;
 - next embedded: steady, tiny;
-- cartesian gt:cpu_ifirst: cold build, warm build (new process), steady, tiny; numpy steady, tiny;
+- cartesian gt:cpu_ifirst: cold build, warm build (new process), steady, tiny; numpy steady, tiny
+  (released GTScript's cache is put in the same directory through ``GT_CACHE_ROOT``, so its warm
+  build is warm too; before issue 44.8 it was a second cold build);
 - next gtfn_cpu unstructured (20 000 cells x 80): div cold first call, div and grad steady.
 
 Prints the median over repeats of every figure, per interpreter.
@@ -79,9 +81,10 @@ def main() -> None:
     samples: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     for repeat in range(args.repeats):
         for label, python in interpreters.items():
-            for name, value in one_repeat(python, args.quick).items():
+            figures = one_repeat(python, args.quick)
+            for name, value in figures.items():
                 samples[label][name].append(value)
-            print(f"repeat {repeat + 1}/{args.repeats}: {label} done", flush=True)
+            print(f"repeat {repeat + 1}/{args.repeats}: {label} {json.dumps(figures)}", flush=True)
     medians = {
         label: {name: statistics.median(values) for name, values in figures.items()}
         for label, figures in samples.items()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import pathlib
 import subprocess
 import sys
@@ -69,3 +70,100 @@ def test_no_cache_or_config_code_under_cartesian():
         text = path.read_text()
         for word in forbidden:
             assert word not in text, f"{path.name} contains {word}"
+
+
+#: What a warm decoration needs none of: each is imported where a miss, a lock, a session
+#: cache, an error message or a special function (gamma, erf) needs it (issue 44.8: a warm
+#: process's first stencil paid for them).
+MISS_ONLY_MODULES = (
+    "gt4py.storage.special_functions",
+    "shutil",
+    "socket",
+    "tempfile",
+    "secrets",
+    "difflib",
+    "gt4py.infra.config._session_dirs",
+)
+
+WARM_SCRIPT = textwrap.dedent(
+    """
+    import sys
+    import numpy as np
+    from gt4py.cartesian import gtscript
+    from gt4py.cartesian.gtscript import PARALLEL, computation, interval
+    F = gtscript.Field[np.float64]
+
+    def st(a: F, out: F):
+        with computation(PARALLEL), interval(...):
+            out = 2.0 * a
+
+    before = set(sys.modules)
+    gtscript.stencil(backend=sys.argv[1])(st)
+    print("IMPORTED", " ".join(sorted(set(sys.modules) - before)))
+    """
+)
+
+
+#: What a warm gt:cpu_ifirst decoration needs none of: it loads the entry's extension, and its
+#: key asks only for this CPU's identity; no toolchain, CMake driving, subprocesses, nor the
+#: released ``config`` module (which locates the CUDA toolkit).
+NATIVE_MISS_ONLY_MODULES = (
+    "gt4py.infra.native._build",
+    "gt4py.infra.native._tools",
+    "gt4py.infra.native._toolchain",
+    "gt4py.cartesian.config",
+    "subprocess",
+)
+
+
+@pytest.mark.parametrize(
+    ("backend", "not_needed"),
+    [
+        ("numpy", MISS_ONLY_MODULES),
+        pytest.param(
+            "gt:cpu_ifirst",
+            MISS_ONLY_MODULES + NATIVE_MISS_ONLY_MODULES,
+            marks=pytest.mark.slow,
+        ),
+    ],
+)
+def test_a_warm_decoration_imports_nothing_only_a_miss_needs(tmp_path, backend, not_needed):
+    script = tmp_path / "cart_warm_script.py"
+    script.write_text(WARM_SCRIPT)
+    env = {
+        "GT4PY_BUILD_CACHE_DIR": str(tmp_path / "cache"),
+        "PATH": os.environ.get("PATH", ""),  # a C++ build finds its compiler
+        "HOME": str(tmp_path),
+    }
+
+    def imported() -> set[str]:
+        run = subprocess.run(
+            [sys.executable, "-I", str(script), backend],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return set(run.stdout.split("IMPORTED", 1)[1].split())
+
+    cold = imported()  # a miss builds and publishes: it may import them
+    warm = imported()
+    stencil_modules = {m for m in cold if m.startswith("gt4py_cartesian_stencil_")}
+    assert stencil_modules and stencil_modules <= warm  # the warm process loaded the same entry
+    assert sorted(set(not_needed) & warm) == []
+
+
+def test_extra_build_flags_are_read_from_the_released_config_once_imported(monkeypatch):
+    from gt4py.cartesian import _cpp_backend
+
+    monkeypatch.delitem(sys.modules, "gt4py.cartesian.config", raising=False)
+    assert _cpp_backend.extra_build_flags("gt:cpu_ifirst") == ((), ())  # defaults, not imported
+    assert "gt4py.cartesian.config" not in sys.modules
+
+    import gt4py.cartesian.config as gt_config
+
+    monkeypatch.setitem(
+        gt_config.build_settings, "extra_compile_args", {"cxx": ["-DX=1"], "cuda": ["-DY"]}
+    )
+    monkeypatch.setitem(gt_config.build_settings, "extra_link_args", ["-lm"])
+    assert _cpp_backend.extra_build_flags("gt:cpu_ifirst") == (("-DX=1",), ("-lm",))

@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import pathlib
 import re
+import sys
 from collections.abc import Mapping
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -41,8 +42,13 @@ def extra_build_flags(backend: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The user's extra (compile, link) flags for ``backend`` from released's
     ``gt4py.cartesian.config.build_settings`` (``extra_compile_args["cxx"]`` or, for CUDA,
     ``["cuda"]``; ``extra_link_args``), read when a stencil is built and keyed with it."""
-    from .config import build_settings
-
+    config = sys.modules.get(f"{__package__}.config")
+    if config is None:
+        # Nobody imported the module, so nobody changed its defaults (no extra flags); importing
+        # it would locate the CUDA toolkit and load the toolchain code, which a warm process
+        # loading built stencils never needs (issue 44.8).
+        return (), ()
+    build_settings = config.build_settings
     kind = "cuda" if backend in GPU_BACKENDS and backend not in EMULATED_BACKENDS else "cxx"
     compile_args = build_settings.get("extra_compile_args", {}).get(kind, ())
     link_args = build_settings.get("extra_link_args", ())

@@ -6,8 +6,6 @@ from typing import Any
 
 import numpy as np
 
-from gt4py.storage import special_functions
-
 
 Array = np.ndarray[Any, np.dtype[Any]]
 
@@ -46,7 +44,16 @@ def round_away_from_zero(value: Any) -> Any:
     return np.copysign(np.floor(np.abs(value) + 0.5), value)
 
 
-# One implementation with gt4py.next (C conventions: nan at gamma's poles, not an exception).
-gamma = special_functions.gamma
-erf = special_functions.erf
-erfc = special_functions.erfc
+#: One implementation with gt4py.next (C conventions: nan at gamma's poles, not an exception),
+#: looked up on first use: most stencils call none of them, and their module computes tables
+#: when imported (a warm process's first stencil paid for it, issue 44.8).
+_SPECIAL_FUNCTIONS = ("gamma", "erf", "erfc")
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _SPECIAL_FUNCTIONS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from gt4py.storage import special_functions
+
+    value = globals()[name] = getattr(special_functions, name)
+    return value

@@ -28,10 +28,7 @@ import linecache
 import os
 import pathlib
 import re
-import shutil
-import socket
 import sys
-import tempfile
 import threading
 import time
 import types
@@ -96,6 +93,8 @@ def _publish(contents: EntryContents, values: Mapping[str, Any], directory: path
         if isinstance(content, str):
             (directory / file_name).write_text(content)
         else:
+            import shutil  # only a miss publishes: a warm process never imports it
+
             shutil.copyfile(content, directory / file_name)
     recorded = {
         stage: [file_name, "path" if isinstance(values[stage], pathlib.Path) else "text"]
@@ -460,6 +459,9 @@ def _stencil_class(name: str, backend: str, stencil_id: str) -> type[StencilObje
 @contextlib.contextmanager
 def _rebuild_directory() -> Iterator[pathlib.Path]:
     """A fresh private directory for a ``rebuild=True`` build, removed afterwards."""
+    import shutil
+    import tempfile
+
     owner = f"{REBUILD_PREFIX}{_host_tag()}-"
     _remove_abandoned_rebuilds(owner)
     path = pathlib.Path(tempfile.mkdtemp(prefix=f"{owner}{os.getpid()}-"))
@@ -487,11 +489,16 @@ def _import_rebuilt(module_file: pathlib.Path) -> ModuleType:
 
 def _host_tag() -> str:
     """This host, short (a temporary directory may be shared by hosts, rarely)."""
+    import socket
+
     return f"{zlib.crc32(socket.gethostname().encode()):08x}"
 
 
 def _remove_abandoned_rebuilds(owner: str) -> None:
     """Remove this host's rebuild directories whose process is no longer running."""
+    import shutil
+    import tempfile
+
     try:
         names = [n for n in os.listdir(tempfile.gettempdir()) if n.startswith(owner)]
     except OSError:

@@ -14,8 +14,6 @@ import errno
 import os
 import pathlib
 import re
-import secrets
-import shutil
 import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import Final, TypeVar
@@ -41,7 +39,7 @@ _T = TypeVar("_T")
 
 def temp_sibling(path: pathlib.Path) -> pathlib.Path:
     """A fresh hidden name next to ``path`` (same directory, hence same file system)."""
-    return path.with_name(f"{TEMP_PREFIX}{path.name}-{os.getpid()}-{secrets.token_hex(4)}")
+    return path.with_name(f"{TEMP_PREFIX}{path.name}-{os.getpid()}-{os.urandom(4).hex()}")
 
 
 def is_scratch_name(name: str) -> bool:
@@ -282,7 +280,7 @@ def remove_atomically(path: pathlib.Path) -> bool:
     Renames it to a hidden trash sibling first, then deletes that. Returns False when
     ``path`` was already gone.
     """
-    trash = path.with_name(f"{TRASH_PREFIX}{path.name}-{secrets.token_hex(4)}")
+    trash = path.with_name(f"{TRASH_PREFIX}{path.name}-{os.urandom(4).hex()}")
     try:
         os.rename(path, trash)
     except FileNotFoundError:
@@ -301,6 +299,8 @@ def remove_scratch(path: pathlib.Path) -> None:
 
 
 def remove_tree(path: pathlib.Path) -> None:
+    import shutil  # not at import: a warm process reads the cache and removes nothing
+
     shutil.rmtree(path, ignore_errors=True)
 
 

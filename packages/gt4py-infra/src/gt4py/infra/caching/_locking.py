@@ -34,7 +34,6 @@ import math
 import os
 import pathlib
 import re
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -313,7 +312,7 @@ def _record_holder(lock_path: pathlib.Path, entry: str) -> None:
     # renamed, so a waiter reads a whole record or none.
     record: dict[str, Any] = {
         "pid": os.getpid(),
-        "host": socket.gethostname(),
+        "host": _hostname(),
         "since": time.time(),
         "entry": entry,
         "heartbeat_s": HEARTBEAT_S,
@@ -394,6 +393,12 @@ def sweep_stale_staging(lock_path: pathlib.Path, previous: dict[str, Any] | None
     return removed
 
 
+def _hostname() -> str:
+    import socket  # not at import: only a build (a miss) takes a lock
+
+    return socket.gethostname()
+
+
 def _dead_local_owner(record: dict[str, Any] | None) -> int | None:
     """The pid of a holder record naming this host and a process that no longer runs."""
     if record is None:
@@ -402,7 +407,7 @@ def _dead_local_owner(record: dict[str, Any] | None) -> int | None:
         pid, host = int(record["pid"]), str(record["host"])
     except (KeyError, TypeError, ValueError):
         return None
-    if host != socket.gethostname() or _process_alive(pid):
+    if host != _hostname() or _process_alive(pid):
         return None
     return pid
 

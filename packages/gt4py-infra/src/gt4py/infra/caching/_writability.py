@@ -13,7 +13,6 @@ from __future__ import annotations
 import errno
 import os
 import pathlib
-import tempfile
 from typing import Final
 
 from ._atomic import TEMP_PREFIX, create_in_directory
@@ -28,6 +27,8 @@ def unwritable_reason(directory: pathlib.Path) -> str | None:
 
     Any other failure (a full disk, a file in the way) is a :class:`CacheError`.
     """
+    import tempfile  # not at import: only a miss probes the cache
+
     try:
         fd, name = create_in_directory(
             directory,

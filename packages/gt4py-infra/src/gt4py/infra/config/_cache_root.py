@@ -5,6 +5,7 @@ from __future__ import annotations
 import atexit
 import os
 import pathlib
+import sys
 import threading
 
 from ._infra_settings import (
@@ -14,7 +15,6 @@ from ._infra_settings import (
     BUILD_CACHE_SHARED_GROUP,
     SESSION_CACHE_DIR,
 )
-from ._session_dirs import create_session_dir, remove_owned_session_dirs
 from ._setting import ConfigError
 
 
@@ -42,6 +42,11 @@ def cache_root() -> pathlib.Path:
     with _session_lock:
         session_dir = SESSION_CACHE_DIR.get()
         if session_dir is None:
+            # Imported here: a persistent cache (the default) never needs it, and it brings
+            # shutil, tempfile, socket, signal and secrets with it (a warm process's first
+            # stencil paid for them).
+            from ._session_dirs import create_session_dir
+
             session_dir = create_session_dir()
             SESSION_CACHE_DIR.set(session_dir, source="session lifetime")
     return _ensure_exists(session_dir, "GT4PY_SESSION_CACHE_DIR")
@@ -67,4 +72,11 @@ def _ensure_exists(path: pathlib.Path, variable: str) -> pathlib.Path:
     return path
 
 
-atexit.register(remove_owned_session_dirs)
+def _remove_owned_session_dirs() -> None:
+    # A process that never imported ``_session_dirs`` made no session directory.
+    session_dirs = sys.modules.get(f"{__package__}._session_dirs")
+    if session_dirs is not None:
+        session_dirs.remove_owned_session_dirs()
+
+
+atexit.register(_remove_owned_session_dirs)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import difflib
 import os
 import threading
 import warnings
@@ -129,6 +128,8 @@ class _Registry:
         try:
             return self._settings[name]
         except KeyError:
+            import difflib  # only for an error message
+
             close = difflib.get_close_matches(name, self._settings, n=3)
             hint = f"; did you mean {' or '.join(map(repr, close))}?" if close else ""
             raise UnknownSettingError(f"unknown gt4py setting {name!r}{hint}") from None

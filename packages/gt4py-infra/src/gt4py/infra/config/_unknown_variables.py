@@ -10,7 +10,6 @@ be in the middle of importing one of them.
 
 from __future__ import annotations
 
-import difflib
 import importlib.machinery
 import os
 import re
@@ -48,6 +47,8 @@ def _unknown_and_known(known: Collection[str]) -> tuple[list[str], set[str]]:
 
 
 def describe_unknown(variable: str, known: Iterable[str]) -> str:
+    import difflib  # only for a warning: not paid by every process
+
     close = difflib.get_close_matches(variable, sorted(known), n=1, cutoff=0.6)
     hint = f"; did you mean {close[0]}?" if close else ""
     return (

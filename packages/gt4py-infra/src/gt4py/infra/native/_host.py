@@ -12,8 +12,11 @@ import os
 import pathlib
 import platform
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from . import _tools
+
+if TYPE_CHECKING:
+    from . import _tools
 
 
 _HOST_TUNING_FLAGS = ("-march=native", "-mcpu=native", "-mtune=native", "-xHost")
@@ -30,6 +33,8 @@ def host_tuning_flags(cxx: _tools.Tool) -> list[str]:
     ``-march=native`` where the compiler takes it (GCC, Clang, icpx on x86 and Arm); else
     ``-mcpu=native`` (GCC on POWER, older Clang on Arm). Asked once, when the toolchain is set up.
     """
+    from . import _tools  # the toolchain's: a warm process asks only host_cpu_identity
+
     for flag in ("-march=native", "-mcpu=native"):
         probe = _tools.run_tool(cxx, [flag, "-fsyntax-only", "-x", "c++", os.devnull])
         if probe.returncode == 0 and flag not in probe.stdout:  # no "unused flag" warning
