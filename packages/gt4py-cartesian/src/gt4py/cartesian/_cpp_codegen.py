@@ -38,8 +38,21 @@ CPP_OPERATORS = {
     "/": "gt4py::truediv", "//": "gt4py::floordiv", "%": "gt4py::mod", "**": "gt4py::power"
 }  # fmt: skip
 
-# The stride-1 axis each backend's storage layout promises; it becomes the innermost loop.
-INNER_AXIS = {"gt:cpu_ifirst": "I", "gt:cpu_kfirst": "K"}
+CPP_BACKENDS = ("gt:cpu_ifirst", "gt:cpu_kfirst")
+
+
+def axis_order(backend: str) -> str:
+    """The axes from the outermost to the stride-1 one in the backend's storage layout (from
+    gt4py.storage's registry, the one place layouts live): loop nests and temporaries follow
+    it, so that they walk memory in order (``"KJI"`` for gt:cpu_ifirst, ``"IJK"`` for
+    gt:cpu_kfirst)."""
+    from gt4py import storage
+
+    order = getattr(storage.backend_layout(backend).layout, "axis_order", None)
+    if order is None or sorted(order) != ["I", "J", "K"]:
+        raise ValueError(f"backend {backend!r} has no I, J, K axis order for C++ loop nests")
+    return str(order)
+
 
 PRELUDE = r"""
 #include <nanobind/nanobind.h>
@@ -145,10 +158,11 @@ class CppGenerator(IRGenerator):
     skip_empty_intervals = False
 
     def __init__(self, analysed: AnalysedStencil, *, backend: str, module_name: str) -> None:
-        if backend not in INNER_AXIS:
+        if backend not in CPP_BACKENDS:
             raise ValueError(f"no C++ loop order for backend {backend!r}")
         self.analysed = analysed
-        self.inner = INNER_AXIS[backend]
+        self.order = list(axis_order(backend))  # outermost first
+        self.inner = self.order[-1]  # stride-1: the innermost loop
         self.module_name = module_name
         stencil = analysed.ir
         self.fields: dict[str, _Field] = {}
@@ -266,9 +280,8 @@ class CppGenerator(IRGenerator):
             name = _ident(t.name)
             sizes, origins = self.temporary_extents(field)
             # The backend's layout: its inner axis stride-1, data dimensions outermost.
-            order = ["J", "K", "I"] if self.inner == "I" else ["I", "J", "K"]
             axes = [f"D{d}" for d in range(len(field.data_dims))]
-            axes += [a for a in order if a in field.axes]  # an IJ temporary has no K
+            axes += [a for a in self.order if a in field.axes]  # an IJ temporary has no K
             stride = "idx(1)"
             strides: dict[str, str] = {}
             for axis in reversed(axes):
@@ -346,15 +359,13 @@ class CppGenerator(IRGenerator):
     def emit_parallel_nest(self, stmt: ir.Stmt) -> None:
         bounds = self.horizontal_bounds(stmt)
         bounds["K"] = ("k0", "k1")
-        order = ["J", "K", "I"] if self.inner == "I" else ["I", "J", "K"]
         self.emit("#pragma omp for collapse(2)")
-        self.emit_nest(order, bounds, stmt)
+        self.emit_nest(self.order, bounds, stmt)  # the layout's order: memory walked in order
 
     def emit_level_nest(self, stmt: ir.Stmt) -> None:
         bounds = self.horizontal_bounds(stmt)
-        order = ["J", "I"] if self.inner == "I" else ["I", "J"]
         self.emit("#pragma omp for collapse(2)")
-        self.emit_nest(order, bounds, stmt)
+        self.emit_nest([a for a in self.order if a != "K"], bounds, stmt)
 
     def emit_nest(
         self, order: list[str], bounds: dict[str, tuple[str, str]], stmt: ir.Stmt
