@@ -73,9 +73,10 @@ def test_without_jit_an_unknown_call_lists_compiled_and_asked(cache_dir):
     message = str(info.value)
     assert "n: int32 = 7" in message and "enable_jit=False" in message
     assert "n: int32 = 1" in message and "n: int32 = 2" in message
-    # a wrong dtype is the argument contract's error, before any variant is looked up
+    # a wrong field is the argument contract's error, before any variant is looked up (a
+    # float32 field would be widened to the declared float64 instead: ADR 0034)
     with pytest.raises(TypeError, match="argument 'a' must be a field over \\(I\\) of float64"):
-        prog(gtx.as_field([I], np.zeros(5, np.float32)), 1, out)
+        prog(gtx.as_field([gtx.Dimension("J")], np.zeros(5)), 1, out)
 
 
 def test_without_jit_by_setting_nothing_compiled_says_so(cache_dir):
