@@ -27,9 +27,9 @@
 #
 # The driver (icon4py.model.driver, compat/icon4py/run_driver.py) reads the grid file with
 # netCDF4 (-> cftime, certifi) and imports devtools (-> asttokens, executing, pygments) at
-# module level. It also imports uxarray and zarr (icon4py.model.common.io, output only); their
-# releases need numpy >= 2, so they are not installed: run_driver.py uses the placeholders in
-# compat/icon4py/shims when they do not import (output stays off).
+# module level. It also imports uxarray and zarr (icon4py.model.common.io, output only); they and
+# their dependencies are not installed (output stays off): run_driver.py uses the placeholders in
+# compat/icon4py/shims when they do not import.
 #
 # --compile-bytecode: with PYTHONDONTWRITEBYTECODE=1 (set in some CI images) Python never
 # caches the bytecode of DIR, and every process would compile sympy, pandas, xarray, dace and

@@ -6,6 +6,7 @@ Each expectation is what released gt4py 1.2.3 gives for the same call (read off 
 
 from __future__ import annotations
 
+import dataclasses
 import pathlib
 import re
 
@@ -59,6 +60,20 @@ def test_from_name_gives_released_storage_info(name: str) -> None:
 def test_from_name_of_an_unknown_backend_lists_the_registered_ones() -> None:
     with pytest.raises(ValueError, match=r"'gt:cpu' is not registered.*gt:cpu_ifirst"):
         gt_backend.from_name("gt:cpu")
+
+
+def test_from_name_follows_a_backend_registered_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gt4py.cartesian import _backends
+
+    numpy_description = gt_backend.from_name("numpy")
+    assert gt_backend.from_name("numpy") is numpy_description  # reused while unchanged
+    assert numpy_description.languages["computation"] == "python"
+    cpp = _backends.get_backend("gt:cpu_ifirst")
+    # the same name registered again, with a C++ pipeline: the description follows it
+    monkeypatch.setitem(_backends._BACKENDS, "numpy", dataclasses.replace(cpp, name="numpy"))
+    assert gt_backend.from_name("numpy").languages["computation"] == "c++"
+    monkeypatch.undo()
+    assert gt_backend.from_name("numpy").languages["computation"] == "python"
 
 
 def test_dace_backends_fail_before_any_work_naming_what_to_use() -> None:

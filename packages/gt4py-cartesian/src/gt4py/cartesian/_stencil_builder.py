@@ -164,17 +164,18 @@ def build_stencil(
     """Build (or load from the cache) the stencil of ``func`` for ``backend``. The options
     that are settings for this one stencil (released's ``cache_settings=``,
     ``literal_int_precision=``, ``literal_float_precision=``) apply while it is built."""
+    started = time.perf_counter()
     with infra_config.overrides(**_stencil_settings(options)):
-        return _build_stencil(
+        prepared = _prepare(
             func,
             backend=backend,
             externals=externals,
             name=name,
-            rebuild=rebuild,
             dtypes=dtypes,
             options=options,
             annotation_locals=annotation_locals,
         )
+        return _build_prepared(func, prepared, rebuild=rebuild, started=started)
 
 
 def _stencil_settings(options: Mapping[str, Any]) -> dict[str, Any]:
@@ -252,27 +253,11 @@ def _prepare(
     return _Prepared(backend_obj, request, identity, common)
 
 
-def _build_stencil(
-    func: Callable[..., Any],
-    *,
-    backend: str,
-    externals: Mapping[str, Any] | None,
-    name: str | None,
-    rebuild: bool,
-    dtypes: Mapping[str, Any] | None,
-    options: Mapping[str, Any],
-    annotation_locals: Mapping[str, Any] | None = None,
+def _build_prepared(
+    func: Callable[..., Any], prepared: _Prepared, *, rebuild: bool, started: float
 ) -> StencilObject:
-    started = time.perf_counter()
-    prepared = _prepare(
-        func,
-        backend=backend,
-        externals=externals,
-        name=name,
-        dtypes=dtypes,
-        options=options,
-        annotation_locals=annotation_locals,
-    )
+    """The stencil of a prepared build: loaded from the cache, or built and published."""
+    backend = prepared.request.backend
     if backend in DEVICE_BACKENDS:
         _require_gpu(backend)
     backend_obj, request, identity, common = (

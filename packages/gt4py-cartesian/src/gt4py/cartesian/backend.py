@@ -14,7 +14,6 @@ its description. The pipelines themselves are :mod:`gt4py.cartesian._backends`.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -45,15 +44,24 @@ class Backend:
         return f"<gt4py.cartesian backend {self.name!r}>"
 
 
-@functools.cache
 def from_name(name: str) -> Backend:
-    """The backend registered as ``name``; a ``ValueError`` listing the registered ones."""
+    """The backend registered as ``name``; a ``ValueError`` listing the registered ones.
+
+    Descriptions are reused while the name's registration is the same object: a backend
+    registered again under the same name gets a new description, never a stale one."""
     if not isinstance(name, str) or name not in _backends.backend_names():
         raise ValueError(
             f"Backend {name!r} is not registered. Valid options are: "
             f"{', '.join(_backends.backend_names())}"
         )
-    return Backend(name)
+    pipeline = _backends.get_backend(name)
+    cached = _DESCRIPTIONS.get(name)
+    if cached is None or cached[0] is not pipeline:
+        cached = _DESCRIPTIONS[name] = (pipeline, Backend(name))
+    return cached[1]
+
+
+_DESCRIPTIONS: dict[str, tuple[_backends.Backend, Backend]] = {}
 
 
 class _Registry(Mapping[str, Backend]):
