@@ -4,7 +4,8 @@ The slow test runs compat/pyfv3/run_dycore.py with ``mpirun -n 6`` (one c12 tile
 Jablonowski-Williamson baroclinic state, 9 levels, 2 steps) in the environment that
 ``compat/pyfv3/install.sh VENV PYTHON THIRDPARTY_DIR REPO_ROOT`` made, and compares every field
 of every rank with the released-1.2.3 oracle in compat/pyfv3/oracle/: bitwise on numpy (the
-install pins the oracle's numpy), within rtol 1e-12 on gt:cpu_ifirst.
+install pins the oracle's numpy); on gt:cpu_ifirst every value within 1e-10 of its field's
+largest magnitude (``field_rtol``; see FIELD_RTOL).
 
 Environment:
   PYFV3_VENV              the installed environment (skipped when unset); its bin/mpirun is the
@@ -37,9 +38,15 @@ import pytest
 REPO = pathlib.Path(__file__).resolve().parents[3]
 HARNESS = REPO / "compat" / "pyfv3"
 ORACLE = HARNESS / "oracle"
-THIRDPARTY = REPO.parent / "shared" / "thirdparty"
 TARBALLS = ("ndsl-2024.03.01.tar.gz", "pyfv3-144d1620.tar.gz")
-RTOL = {"numpy": 0.0, "gt:cpu_ifirst": 1e-12}
+# The oracle is released's numpy run. Compiled code differs from numpy in the last bit of some
+# exp / log / ** results -- released 1.2.3's own gt:cpu_ifirst as much as ours: 779 of 16000
+# values of exp(a) * log(b) + b ** 0.2857, identical counts and maximum (4.4e-16) on both -- and
+# two steps of the dynamics grow those bits to at most 2.7e-11 of a field's largest magnitude
+# (w, omga, diss_estd; 1e-13 in absolute terms). Pointwise relative differences are unbounded
+# where a field crosses zero (vc: 1.35 at a value of 4e-14), so the bound is relative to the
+# field's scale.
+FIELD_RTOL = {"numpy": 0.0, "gt:cpu_ifirst": 1e-10}
 
 
 def _load(name: str):
@@ -108,6 +115,23 @@ def test_compare_beyond_rtol_fails(tmp_path, oracle_and_run):
     report = compare.compare(run, oracle, rtol=1e-12, atol=0.0)
     assert not report["ok"] and not report["ranks"][1]["u"]["ok"]
     assert report["ranks"][1]["u"]["max_rel"] == pytest.approx(1e-9, rel=1e-3)
+
+
+def test_compare_field_rtol_scales_with_the_field_not_the_value(tmp_path, oracle_and_run):
+    oracle, ref = oracle_and_run
+    changed = {r: {k: v.copy() for k, v in f.items()} for r, f in ref.items()}
+    u = changed[1]["u"]
+    scale = float(np.nanmax(np.abs(u)))
+    small = np.unravel_index(np.nanargmin(np.abs(u) + (u == 0)), u.shape)
+    pointwise = 1e-12 * scale / abs(float(u[small]))  # the change relative to the value
+    u[small] += 1e-12 * scale  # tiny relative to the field
+    run = _write_run(tmp_path / "run", changed)
+    assert not compare.compare(run, oracle, rtol=0.5 * pointwise, atol=0.0)["ok"]
+    report = compare.compare(run, oracle, rtol=0.0, atol=0.0, field_rtol=1e-10)
+    assert report["ok"]
+    assert report["ranks"][1]["u"]["field_rel"] == pytest.approx(1e-12, rel=1e-2)
+    assert not compare.compare(run, oracle, rtol=0.0, atol=0.0, field_rtol=1e-13)["ok"]
+    assert compare.main([str(run), "--oracle", str(oracle), "--field-rtol", "1e-10"]) == 0
 
 
 def test_compare_nan_where_oracle_has_number_fails(tmp_path, oracle_and_run):
@@ -228,9 +252,9 @@ def test_oracle_complete_and_numpy_pinned():
 
 def _backends() -> list[str]:
     names = [b.strip() for b in os.environ.get("PYFV3_COMPAT_BACKENDS", "numpy").split(",")]
-    unknown = [b for b in names if b not in RTOL]
+    unknown = [b for b in names if b not in FIELD_RTOL]
     if unknown:
-        raise ValueError(f"PYFV3_COMPAT_BACKENDS: unknown {unknown}; known: {sorted(RTOL)}")
+        raise ValueError(f"PYFV3_COMPAT_BACKENDS: unknown {unknown}; known: {sorted(FIELD_RTOL)}")
     return [b for b in names if b]
 
 
@@ -267,7 +291,7 @@ def test_pyfv3_dycore_matches_released(backend, tmp_path):
     timings = json.loads((out / "timings-rank0.json").read_text())
     assert timings["steps_done"] == 2
 
-    report = compare.compare(out, ORACLE, rtol=RTOL[backend], atol=0.0)
+    report = compare.compare(out, ORACLE, rtol=0.0, atol=0.0, field_rtol=FIELD_RTOL[backend])
     print(compare.format_report(report))
     print(json.dumps({k: v for k, v in timings.items() if k != "backend"}))
     assert report["ok"], compare.format_report(report)
