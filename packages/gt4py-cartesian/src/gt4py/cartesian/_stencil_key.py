@@ -34,7 +34,7 @@ from gt4py.infra.caching import CacheKey, source_digest
 from . import _backends, _cpp_backend, _dsl_names as dsl
 from ._literal_precision import literal_precision
 from ._pipeline import SO
-from ._source import closure_namespace, source_info
+from ._source import FunctionSource, closure_namespace, source_info
 from ._version import __version__
 
 
@@ -65,7 +65,7 @@ def stencil_identity(
     options: Mapping[str, Any],
     annotation_locals: Mapping[str, Any] | None = None,
 ) -> StencilIdentity:
-    info = source_info(func)
+    info, chains = _keyed_source(func)
     namespace = closure_namespace(func)
     # The resolved parameter types: the source names them, but an alias such as
     # ``F = Field[np.float64]`` can change without the source changing.
@@ -92,7 +92,7 @@ def stencil_identity(
     }
     for ext_name, value in externals.items():
         parts[f"external.{ext_name}"] = fingerprinting.strict(_value_identity(value, ()))
-    for path, identity in _read_values(info.tree, namespace, externals, ()).items():
+    for path, identity in _read_values(chains, namespace, externals, ()).items():
         root = path.partition(".")[0]
         prefix = "external" if root in externals else "global"
         parts[f"{prefix}.{path}"] = fingerprinting.strict(identity)
@@ -149,24 +149,38 @@ def _value_identity(value: Any, active: tuple[int, ...]) -> Any:
         return value
     if id(value) in active:  # a recursive helper: its content is already being keyed
         return ("recursive", value.__qualname__)
-    info = source_info(value)
-    reads = _read_values(info.tree, closure_namespace(value), {}, (*active, id(value)))
+    info, chains = _keyed_source(value)
+    reads = _read_values(chains, closure_namespace(value), {}, (*active, id(value)))
     return ("gtscript.function", info.source, reads)
 
 
-def _read_values(
-    tree: ast.AST,
-    namespace: Mapping[str, Any],
-    externals: Mapping[str, Any],
-    active: tuple[int, ...],
-) -> dict[str, Any]:
-    """Dotted path -> identity of each outside value the definition ``tree`` reads.
+#: A name and the attributes read off it: ``consts.Physics.ALPHA`` is ("consts", ("Physics",
+#: "ALPHA")).
+NameChain = tuple[str, tuple[str, ...]]
 
-    Names bound to externals count only through attributes (``EXT.ALPHA`` of a module passed
-    as an external): the external itself is its own key part.
-    """
-    markers = {id(v) for v in dsl._builtin_markers().values()}
-    reads: dict[str, Any] = {}
+#: id(code object) -> (the code object, its parsed source, the name chains its body reads).
+#: Reading and parsing a source is most of a key's cost, and a model decorates the same
+#: definitions and helpers hundreds of times (NDSL: one stencil per origin and domain). A code
+#: object never changes, so its source is read once per process; the VALUES its names resolve
+#: to are looked up again for every key (a module constant may be reassigned).
+_SOURCES: dict[int, tuple[Any, FunctionSource, tuple[NameChain, ...]]] = {}
+
+
+def _keyed_source(func: Callable[..., Any]) -> tuple[FunctionSource, tuple[NameChain, ...]]:
+    code = getattr(func, "__code__", None)
+    entry = _SOURCES.get(id(code))
+    if entry is None or entry[0] is not code:
+        info = source_info(func)
+        entry = (code, info, _name_chains(info.tree))
+        if code is not None:
+            _SOURCES[id(code)] = entry  # holds the code object: its id is never reused
+    return entry[1], entry[2]
+
+
+def _name_chains(tree: ast.AST) -> tuple[NameChain, ...]:
+    """Each name, with the attributes read off it, the definition ``tree`` mentions (in the
+    order of ``ast.walk``, without repeats)."""
+    chains: dict[NameChain, None] = {}
     for node in ast.walk(tree):
         if not isinstance(node, ast.Name | ast.Attribute):
             continue
@@ -175,20 +189,37 @@ def _read_values(
         while isinstance(base, ast.Attribute):
             path.append(base.attr)
             base = base.value
-        if not isinstance(base, ast.Name):
-            continue
-        if base.id in externals:
-            if not path:
+        if isinstance(base, ast.Name):
+            chains[(base.id, tuple(reversed(path)))] = None
+    return tuple(chains)
+
+
+def _read_values(
+    chains: Iterable[NameChain],
+    namespace: Mapping[str, Any],
+    externals: Mapping[str, Any],
+    active: tuple[int, ...],
+) -> dict[str, Any]:
+    """Dotted path -> identity of each outside value the definition reads (its name chains).
+
+    Names bound to externals count only through attributes (``EXT.ALPHA`` of a module passed
+    as an external): the external itself is its own key part.
+    """
+    markers = {id(v) for v in dsl._builtin_markers().values()}
+    reads: dict[str, Any] = {}
+    for name, attributes in chains:
+        if name in externals:
+            if not attributes:
                 continue
-            value = externals[base.id]
-        elif base.id in namespace:
-            value = namespace[base.id]
+            value = externals[name]
+        elif name in namespace:
+            value = namespace[name]
         else:
             continue
-        value = _resolve(value, reversed(path))
+        value = _resolve(value, attributes)
         if value is _MISSING or id(value) in markers or not _is_key_value(value):
             continue
-        reads[".".join([base.id, *reversed(path)])] = _value_identity(value, active)
+        reads[".".join((name, *attributes))] = _value_identity(value, active)
     return reads
 
 
