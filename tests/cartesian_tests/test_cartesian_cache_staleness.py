@@ -261,3 +261,40 @@ def test_generator_part_is_the_digest_of_every_cartesian_source():
     # any change to a file of gt4py.cartesian (frontend, analysis, any code generator,
     # templates) is a new key
     assert key.parts["generator"] == source_digest("gt4py.cartesian")
+
+
+# A module constant for the in-process test below: reassigned while the process runs.
+SCALE = 2.0
+
+
+def test_sources_are_read_once_per_process_values_every_time(monkeypatch):
+    from gt4py.cartesian import _stencil_key, gtscript
+    from gt4py.cartesian.gtscript import PARALLEL, Field, computation, interval
+
+    @gtscript.function
+    def scaled(x):
+        return x * SCALE
+
+    def definition(a: Field[np.float64], b: Field[np.float64]):
+        with computation(PARALLEL), interval(...):
+            b = scaled(a)
+
+    reads = []
+    real = _stencil_key.source_info
+    monkeypatch.setattr(_stencil_key, "source_info", lambda f: reads.append(f) or real(f))
+
+    def key():
+        return _stencil_key.stencil_identity(
+            definition, backend="numpy", externals={}, dtypes={}, name="d", options={}
+        ).key
+
+    first = key()
+    assert reads == [definition, scaled]  # the definition and its helper, parsed once
+    assert key().digest == first.digest
+    assert reads == [definition, scaled]  # not read again
+    # the value a name resolves to is looked up for every key: a reassigned constant misses
+    monkeypatch.setitem(globals(), "SCALE", 3.0)
+    changed = key()
+    assert changed.digest != first.digest
+    assert changed.parts["global.scaled"] != first.parts["global.scaled"]
+    assert reads == [definition, scaled]
