@@ -25,12 +25,19 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from mypy.nodes import ARG_NAMED, ARG_NAMED_OPT, ARG_STAR2  # tach-ignore
-from mypy.plugin import AnalyzeTypeContext, MethodSigContext, Plugin  # tach-ignore
+from mypy.plugin import (  # tach-ignore
+    AnalyzeTypeContext,
+    ClassDefContext,
+    MethodSigContext,
+    Plugin,
+)
 from mypy.types import (  # tach-ignore
+    AnyType,
     FunctionLike,
     Instance,
     Parameters,
     Type,
+    TypeOfAny,
     UnionType,
     get_proper_type,
 )
@@ -64,6 +71,26 @@ def _field_annotation(ctx: AnalyzeTypeContext) -> Type:
     elif args:
         ctx.api.analyze_type(args[1])  # the dtype: a scalar type or a TypeVar
     return ctx.api.named_type(_FIELD, [])
+
+
+def _plain_field_class(ctx: ClassDefContext) -> None:
+    """``Field`` as the plugin reads it: not generic (ADR 0045).
+
+    Without the plugin mypy sees ``Field`` generic over two parameters (its base
+    ``FieldParameters``), the only way mypy alone accepts ``Field[Dims[I], float64]``. With
+    the plugin every subscript of ``Field`` is this hook's business (``_field_annotation``),
+    and a generic ``Field`` would make mypy analyse ``Field[[I], float64]`` outside annotations
+    (an alias's right-hand side) as a type application, where ``[I]`` is an error. So the
+    class drops its type parameters and its base becomes ``FieldParameters[Any, Any]``.
+    """
+    info = ctx.cls.info
+    info.type_vars = []
+    ctx.cls.type_vars = []
+    any_type = AnyType(TypeOfAny.special_form)
+    info.bases = [
+        Instance(base.type, [any_type] * len(base.args)) if base.args else base
+        for base in info.bases
+    ]
 
 
 def _dims_annotation(ctx: AnalyzeTypeContext) -> Type:
@@ -121,6 +148,11 @@ class GT4PyNextPlugin(Plugin):
         self, fullname: str
     ) -> Callable[[MethodSigContext], FunctionLike] | None:
         return _call_signature if fullname in _CALLS else None
+
+    def get_customize_class_mro_hook(
+        self, fullname: str
+    ) -> Callable[[ClassDefContext], None] | None:
+        return _plain_field_class if fullname == _FIELD else None
 
 
 def plugin(version: str) -> type[Plugin]:
