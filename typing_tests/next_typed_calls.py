@@ -88,6 +88,8 @@ def calls(a: IField, out: IField) -> None:
     scale.with_call_options(out=out, domain={I: (0, 4)}, offset_provider={})(a, 2.0)
     scaled: IField = scale.with_call_options(offset_provider={})(a, factor=2.0)
     assert_type(scale.with_call_options(out=out)(a, 2.0), None)
+    run_n.with_call_options(offset_provider={})(a, 4, out)  # P: reportArgumentType  # M: arg-type
+    scale64.with_call_options(out=out)(a, 2.0)  # P: reportArgumentType  # M: arg-type
     del scaled
 
     # a wrong type

@@ -185,5 +185,5 @@ def test_pyright_finds_the_marked_errors_and_nothing_else(tmp_path):
     `with_call_options(...)` form only (ADR 0045)."""
     expected = _marked(_PYRIGHT_EXPECTED)
     calls = [k for k in expected if k[0] == PYRIGHT_FILE.name]
-    assert len(calls) == 13  # six wrong calls, their six with_call_options twins, one float
+    assert len(calls) == 15  # six wrong calls, their six with_call_options twins, three floats
     _compare("pyright", expected, _pyright_errors(tmp_path))
