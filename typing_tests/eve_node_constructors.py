@@ -33,12 +33,12 @@ ok_assign = Assign(target="out", value=ok_deref)
 ok_location = SourceLocation(filename="lap.py", line=3, column=5)
 
 # Wrong: a misspelled keyword, a missing field, a positional argument, a wrong type.
-misspelled = ir.Literal(value="1.5", dtyp="float64")  # E: call-arg
-missing = ir.SymRef()  # E: call-arg
-positional = Interval(0, 3)  # E: call-arg
-wrong_type = ir.CartesianShift(dim="I", amount="1")  # E: arg-type
-wrong_child = Assign(target="out", value="a")  # E: arg-type
-no_such_field = SourceLocation(filename="lap.py", line=3, column=5, col=4)  # E: call-arg
+misspelled = ir.Literal(value="1.5", dtyp="float64")  # P: reportCallIssue, reportCallIssue  # E: call-arg  # fmt: skip
+missing = ir.SymRef()  # P: reportCallIssue  # E: call-arg
+positional = Interval(0, 3)  # P: reportCallIssue  # E: call-arg
+wrong_type = ir.CartesianShift(dim="I", amount="1")  # P: reportArgumentType  # E: arg-type
+wrong_child = Assign(target="out", value="a")  # P: reportArgumentType  # E: arg-type
+no_such_field = SourceLocation(filename="lap.py", line=3, column=5, col=4)  # P: reportCallIssue  # E: call-arg  # fmt: skip
 
 # Frozen by default: fields cannot be assigned after construction.
-ok_literal.value = "2.0"  # E: misc
+ok_literal.value = "2.0"  # P: reportAttributeAccessIssue  # E: misc

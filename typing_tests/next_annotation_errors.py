@@ -8,9 +8,9 @@ import gt4py.next as gtx
 
 I = gtx.Dimension("I")
 
-Typo = gtx.Field[gtx.Dims[I], flaot64]  # E: name-defined
-OneArgument = gtx.Field[[I]]  # E: misc
+Typo = gtx.Field[gtx.Dims[I], flaot64]  # P: reportUndefinedVariable  # E: name-defined
+OneArgument = gtx.Field[[I]]  # M: valid-type  # E: misc
 
 
-def not_a_field(a: gtx.Field[[I], gtx.float64]) -> int:
-    return a  # E: return-value
+def not_a_field(a: gtx.Field[gtx.Dims[I], gtx.float64]) -> int:
+    return a  # P: reportReturnType  # E: return-value

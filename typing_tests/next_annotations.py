@@ -1,4 +1,5 @@
-"""Field annotations users write, decorated operators and programs: no errors expected."""
+"""Field annotations users write, decorated operators and programs: no errors expected (but
+for the list form `Field[[I], dtype]` under mypy without gt4py's plugin)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ K = gtx.Dimension("K", kind=gtx.DimensionKind.VERTICAL)
 
 T = TypeVar("T", gtx.float32, gtx.float64)
 IJField = gtx.Field[gtx.Dims[I, J], T]  # a generic alias, substituted below
-IField = gtx.Field[[I], gtx.float64]  # the list form
+IField = gtx.Field[[I], gtx.float64]  # the list form: mypy needs the plugin  # M: valid-type
 KField = gtx.Field[gtx.Dims[K], gtx.float64]
 
 

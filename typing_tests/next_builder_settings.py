@@ -20,7 +20,7 @@ backend = make_gtfn_backend(
     compiler=functools.partial(make_gtfn_compiler, extra_compile_flags=("-O2",)),
 )
 
-bad_config = GTFNConfig(devise="gpu")  # E: call-arg
-bad_step = functools.partial(make_gtfn_translation, opnemp=False)  # E: call-arg
-bad_backend = make_gtfn_backend(config, translaton=make_gtfn_translation)  # E: call-arg
-bad_value = functools.partial(make_gtfn_compiler, extra_compile_flags="-O2")  # E: arg-type
+bad_config = GTFNConfig(devise="gpu")  # P: reportCallIssue  # E: call-arg
+bad_step = functools.partial(make_gtfn_translation, opnemp=False)  # P: reportCallIssue  # E: call-arg  # fmt: skip
+bad_backend = make_gtfn_backend(config, translaton=make_gtfn_translation)  # P: reportCallIssue  # E: call-arg  # fmt: skip
+bad_value = functools.partial(make_gtfn_compiler, extra_compile_flags="-O2")  # P: reportArgumentType  # E: arg-type  # fmt: skip

@@ -1,9 +1,10 @@
-"""mypy (strict, with gt4py.next's plugin) on the user-style files of typing_tests/, and pyright
-on the typed calls (ADR 0029).
+"""mypy (strict; with gt4py.next's plugin, by its new and its released path, and without it) and
+pyright on the user-style files of typing_tests/ (ADRs 0022, 0029, 0045).
 
-A line ending in `# E: code[, code...]` must get exactly those mypy error codes; every other
-line must get none. In `next_typed_calls.py`, `# P: rule[, rule...]` (before any `# E:`) marks
-the errors pyright must report, and every other line must get none.
+A line ending in `# E: code[, code...]` must get exactly those mypy error codes with the plugin;
+every other line must get none. `# M: code[, ...]` (or `# M: none`) says what mypy without the
+plugin reports instead, where that differs; `# P: rule[, rule...]` marks the errors pyright must
+report (every other line: none). Markers are `#`-separated comments; `# fmt: skip` may follow.
 """
 
 from __future__ import annotations
@@ -31,25 +32,34 @@ pytest.importorskip("mypy")
 REPO = pathlib.Path(__file__).resolve().parents[2]
 FOLDER = REPO / "typing_tests"
 _ERROR = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+): error: (?P<message>.*)  \[(?P<code>[a-z-]+)\]$")  # fmt: skip
-_EXPECTED = re.compile(r"#\s*E:\s*(?P<codes>[a-z-]+(?:\s*,\s*[a-z-]+)*)\s*$")
-_PYRIGHT_EXPECTED = re.compile(r"#\s*P:\s*(?P<rules>[A-Za-z]+(?:\s*,\s*[A-Za-z]+)*)\s*(?:#|$)")
+_CODES = r"(?P<codes>[A-Za-z-]+(?:\s*,\s*[A-Za-z-]+)*)\s*(?=#|$)"
+_EXPECTED = re.compile(r"#\s*E:\s*" + _CODES)
+_NO_PLUGIN_EXPECTED = re.compile(r"#\s*M:\s*" + _CODES)
+_PYRIGHT_EXPECTED = re.compile(r"#\s*P:\s*" + _CODES)
 PYRIGHT_FILE = FOLDER / "next_typed_calls.py"
+Expected = collections.Counter[tuple[str, int, str]]
 
 
-def _expected() -> collections.Counter[tuple[str, int, str]]:
-    expected: collections.Counter[tuple[str, int, str]] = collections.Counter()
+def _marked(*markers: re.Pattern[str]) -> Expected:
+    """(file name, line, code) of each line's first matching marker among ``markers``."""
+    expected: Expected = collections.Counter()
     for path in sorted(FOLDER.glob("*.py")):
         for number, line in enumerate(path.read_text().splitlines(), start=1):
-            match = _EXPECTED.search(line)
-            if match:
-                for code in match["codes"].split(","):
-                    expected[(path.name, number, code.strip())] += 1
+            for marker in markers:
+                match = marker.search(line)
+                if match:
+                    for code in match["codes"].split(","):
+                        if code.strip() != "none":
+                            expected[(path.name, number, code.strip())] += 1
+                    break
     return expected
 
 
-def _mypy(
-    config: pathlib.Path, cache: pathlib.Path, *paths: pathlib.Path
-) -> tuple[collections.Counter[tuple[str, int, str]], str]:
+def _expected() -> Expected:
+    return _marked(_EXPECTED)
+
+
+def _mypy(config: pathlib.Path, cache: pathlib.Path, *paths: pathlib.Path) -> tuple[Expected, str]:
     """mypy's errors as (file name, line, code), and its standard error."""
     from mypy import api
 
@@ -57,7 +67,7 @@ def _mypy(
         ["--config-file", str(config), "--cache-dir", str(cache), *map(str, paths)]
     )
     assert status in (0, 1), stdout + stderr  # 2: mypy itself failed (config, plugin, crash)
-    found: collections.Counter[tuple[str, int, str]] = collections.Counter()
+    found: Expected = collections.Counter()
     for line in stdout.splitlines():
         match = _ERROR.match(line)
         if match:
@@ -65,6 +75,14 @@ def _mypy(
         else:
             assert not re.match(r"^\S+:\d+: error:", line), f"unparsed mypy error: {line}"
     return found, stderr
+
+
+def _compare(checker: str, expected: Expected, found: Expected) -> None:
+    missing, unexpected = expected - found, found - expected
+    print(f"typing_tests, {checker}: {sum((expected & found).values())}/"
+          f"{sum(expected.values())} expected errors found, {sum(unexpected.values())} others")  # fmt: skip
+    assert not missing, f"expected errors {checker} did not report: {sorted(missing)}"
+    assert not unexpected, f"{checker}: errors on unmarked lines: {sorted(unexpected)}"
 
 
 @pytest.fixture(scope="module")
@@ -91,34 +109,19 @@ def test_the_released_plugin_path_still_checks_and_names_the_new_one(mypy_errors
     )
 
 
-def test_without_the_plugin_mypy_flags_the_calls_pyright_flags(tmp_path):
-    """Without the plugin mypy checks what pyright checks: each wrong call that passes only the
-    definition's arguments (the `# P:` lines) is an error. Its other errors are the documented
-    limits (docs/guides/typing.md): value dimensions in the annotation alias, which mypy reads
-    as types (`type-arg`, `valid-type`), and the Python float for a `gtx.float64`."""
+def test_without_the_plugin_correct_code_is_clean_and_wrong_code_flagged(tmp_path):
+    """Without the plugin (ADR 0045) mypy accepts `Field[Dims[I, J], float64]` and its generic
+    aliases, and reports every marked mistake but the calls that pass `out=` /
+    `offset_provider=` (their `with_call_options(...)` twins are flagged); the list form
+    `Field[[I], dtype]` needs the plugin."""
     config = tmp_path / "mypy.ini"
-    config.write_text("[mypy]\nstrict = True\n")
-    found, _ = _mypy(config, tmp_path / "cache", PYRIGHT_FILE)
-    flagged = {line for _, line, _ in found}
-    calls = {line for line, _ in _pyright_expected()}
-    assert len(calls) == 7 and calls <= flagged
-    annotation = next(
-        n
-        for n, text in enumerate(PYRIGHT_FILE.read_text().splitlines(), start=1)
-        if text.startswith("IField = ")
-    )
-    others = {(line, code) for _, line, code in found if line not in calls}
-    assert others <= {(annotation, "type-arg"), (annotation, "valid-type")}, sorted(others)
+    config.write_text("[mypy]\nstrict = True\nwarn_unused_ignores = True\n")
+    found, _ = _mypy(config, tmp_path / "cache", FOLDER)
+    _compare("mypy without the plugin", _marked(_NO_PLUGIN_EXPECTED, _EXPECTED), found)
 
 
 def test_expected_errors_are_found_and_nothing_else(mypy_errors):
-    expected = _expected()
-    missing = expected - mypy_errors
-    unexpected = mypy_errors - expected
-    found = sum((expected & mypy_errors).values())
-    print(f"typing_tests: {found}/{sum(expected.values())} expected mypy errors found")
-    assert not missing, f"expected errors mypy did not report: {sorted(missing)}"
-    assert not unexpected, f"errors on lines without '# E:': {sorted(unexpected)}"
+    _compare("mypy with the plugin", _expected(), mypy_errors)
 
 
 def test_the_folder_checks_the_promised_cases():
@@ -136,23 +139,14 @@ def test_the_accepted_annotations_also_run():
 
 def test_the_typed_calls_are_checked_by_mypy(mypy_errors):
     """A wrong, missing or extra argument to a program or a field operator, with and without
-    the keywords a call adds (`out=`, `offset_provider=`), is a mypy error."""
+    the keywords a call adds (`out=`, `offset_provider=`) or `with_call_options(...)`, is a
+    mypy error."""
     expected = {line for name, line, _ in _expected() if name == PYRIGHT_FILE.name}
-    assert len(expected) == 12
+    assert len(expected) == 18
     assert expected <= {line for name, line, _ in mypy_errors if name == PYRIGHT_FILE.name}
 
 
-def _pyright_expected() -> collections.Counter[tuple[int, str]]:
-    expected: collections.Counter[tuple[int, str]] = collections.Counter()
-    for number, line in enumerate(PYRIGHT_FILE.read_text().splitlines(), start=1):
-        match = _PYRIGHT_EXPECTED.search(line)
-        if match:
-            for rule in match["rules"].split(","):
-                expected[(number, rule.strip())] += 1
-    return expected
-
-
-def test_pyright_finds_the_wrong_calls_and_nothing_else(tmp_path):
+def _pyright_errors(tmp_path: pathlib.Path) -> Expected:
     # pyright (the `typing` group) runs on node: without node its wrapper would download one
     if importlib.util.find_spec("pyright") is None or shutil.which("node") is None:
         pytest.skip("pyright or node is not installed")
@@ -166,7 +160,7 @@ def test_pyright_finds_the_wrong_calls_and_nothing_else(tmp_path):
             str(FOLDER / "pyrightconfig.json"),
             "--pythonpath",
             sys.executable,
-            str(PYRIGHT_FILE),
+            str(FOLDER),
         ],
         capture_output=True,
         text=True,
@@ -176,14 +170,20 @@ def test_pyright_finds_the_wrong_calls_and_nothing_else(tmp_path):
     )
     assert completed.returncode in (0, 1), completed.stdout + completed.stderr
     report = json.loads(completed.stdout)
-    found: collections.Counter[tuple[int, str]] = collections.Counter()
+    found: Expected = collections.Counter()
     for diagnostic in report["generalDiagnostics"]:
         if diagnostic["severity"] == "error":
-            assert pathlib.Path(diagnostic["file"]).name == PYRIGHT_FILE.name, diagnostic
-            found[(diagnostic["range"]["start"]["line"] + 1, diagnostic.get("rule", ""))] += 1
-    expected = _pyright_expected()
-    assert sum(expected.values()) == 7  # six wrong calls, one Python float for a float64
-    assert not expected - found, (
-        f"expected errors pyright did not report: {sorted(expected - found)}"
-    )
-    assert not found - expected, f"errors on lines without '# P:': {sorted(found - expected)}"
+            line = diagnostic["range"]["start"]["line"] + 1
+            found[(pathlib.Path(diagnostic["file"]).name, line, diagnostic.get("rule", ""))] += 1
+    return found
+
+
+def test_pyright_finds_the_marked_errors_and_nothing_else(tmp_path):
+    """pyright (no plugin; `pyrightconfig.json` is standard mode, nothing switched off) accepts
+    every correct line, value dimensions and the list form included, and reports each marked
+    mistake; calls with `offset_provider=` / `out=` are flagged in their
+    `with_call_options(...)` form only (ADR 0045)."""
+    expected = _marked(_PYRIGHT_EXPECTED)
+    calls = [k for k in expected if k[0] == PYRIGHT_FILE.name]
+    assert len(calls) == 15  # six wrong calls, their six with_call_options twins, three floats
+    _compare("pyright", expected, _pyright_errors(tmp_path))

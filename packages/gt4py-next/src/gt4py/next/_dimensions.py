@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
-from typing import TypeVar
+from typing import Any, TypeAlias, TypeVar
+
+from ._annotation_forms import MYPY
 
 # Dimension and its vocabulary live beside Domain, which `I < 5` builds and which needs
 # Dimension in turn; they are re-exported here, where the rest of gt4py.next imports them.
@@ -61,6 +63,16 @@ class Dims(tuple[Dimension, ...]):
 
     def __repr__(self) -> str:
         return f"Dims[{_names(self)}]"
+
+
+# The public name `Dims` (gt4py.next.Dims, gt4py.next.common.Dims) as type checkers read it
+# without gt4py's mypy plugin (ADR 0045, see `_annotation_forms`): for mypy a variable of type
+# Any, so that `Dims[I, J]` (dimensions are values) is `Any`; for pyright (its last
+# declaration) and at run time the class above.
+if MYPY:
+    DimsAnnotation: Any
+else:
+    DimsAnnotation: TypeAlias = Dims
 
 
 def _names(dims: Iterable[Dimension]) -> str:

@@ -17,6 +17,7 @@ import numpy as np
 
 from gt4py.infra.definitions import SCALAR_TYPES
 
+from ._annotation_forms import DimsT, DTypeT_co, FieldParameters
 from ._dimensions import Dimension, Dims
 from ._domain import Domain
 
@@ -146,7 +147,7 @@ def _field_annotation(params: object) -> FieldAnnotation:
 _Operand = typing.Union["Field", bool, int, float, np.generic]
 
 
-class Field(abc.ABC):
+class Field(FieldParameters[DimsT, DTypeT_co], abc.ABC):
     """A mapping from the points of a :class:`Domain` to scalars of one dtype.
 
     Fields support arithmetic, comparison and logical operators (combining by dimension
@@ -156,6 +157,8 @@ class Field(abc.ABC):
 
     __slots__ = ()
 
+    # For mypy, Field is generic over the dimensions and the dtype (`FieldParameters`, ADR
+    # 0045); at run time and for pyright a subscript builds the annotation the frontend reads.
     def __class_getitem__(cls, params: object) -> FieldAnnotation:
         return _field_annotation(params)
 

@@ -8,7 +8,7 @@ from ._dimensions import (
     CartesianConnectivity,
     Dimension,
     DimensionKind,
-    Dims,
+    DimsAnnotation as Dims,
     GridType,
     NamedIndex,
     promote_dims,

@@ -25,12 +25,21 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from mypy.nodes import ARG_NAMED, ARG_NAMED_OPT, ARG_STAR2  # tach-ignore
-from mypy.plugin import AnalyzeTypeContext, MethodSigContext, Plugin  # tach-ignore
+from mypy.plugin import (  # tach-ignore
+    AnalyzeTypeContext,
+    ClassDefContext,
+    MethodContext,
+    MethodSigContext,
+    Plugin,
+)
 from mypy.types import (  # tach-ignore
+    AnyType,
+    CallableType,
     FunctionLike,
     Instance,
     Parameters,
     Type,
+    TypeOfAny,
     UnionType,
     get_proper_type,
 )
@@ -42,6 +51,12 @@ _CALLS = frozenset(
     {
         "gt4py.next.ffront._field_operator.FieldOperator.__call__",
         "gt4py.next.ffront._program.Program.__call__",
+    }
+)
+_CALL_OPTIONS = frozenset(
+    {
+        "gt4py.next.ffront._field_operator.FieldOperator.with_call_options",
+        "gt4py.next.ffront._program.Program.with_call_options",
     }
 )
 #: the keywords a call adds to the definition's parameters
@@ -66,11 +81,31 @@ def _field_annotation(ctx: AnalyzeTypeContext) -> Type:
     return ctx.api.named_type(_FIELD, [])
 
 
+def _plain_field_class(ctx: ClassDefContext) -> None:
+    """``Field`` as the plugin reads it: not generic (ADR 0045).
+
+    Without the plugin mypy sees ``Field`` generic over two parameters (its base
+    ``FieldParameters``), the only way mypy alone accepts ``Field[Dims[I], float64]``. With
+    the plugin every subscript of ``Field`` is this hook's business (``_field_annotation``),
+    and a generic ``Field`` would make mypy analyse ``Field[[I], float64]`` outside annotations
+    (an alias's right-hand side) as a type application, where ``[I]`` is an error. So the
+    class drops its type parameters and its base becomes ``FieldParameters[Any, Any]``.
+    """
+    info = ctx.cls.info
+    info.type_vars = []
+    ctx.cls.type_vars = []
+    any_type = AnyType(TypeOfAny.special_form)
+    info.bases = [
+        Instance(base.type, [any_type] * len(base.args)) if base.args else base
+        for base in info.bases
+    ]
+
+
 def _dims_annotation(ctx: AnalyzeTypeContext) -> Type:
     return ctx.api.named_type(_DIMS, [])
 
 
-def _with_python_scalar(ctx: MethodSigContext, type_: Type) -> Type:
+def _with_python_scalar(ctx: MethodSigContext | MethodContext, type_: Type) -> Type:
     proper = get_proper_type(type_)
     if isinstance(proper, Instance):
         for numpy_base, python in _PYTHON_SCALARS:
@@ -107,6 +142,14 @@ def _call_signature(ctx: MethodSigContext) -> FunctionLike:
     return signature.copy_modified(arg_kinds=kinds, arg_types=types, arg_names=arg_names)
 
 
+def _call_options_result(ctx: MethodContext) -> Type:
+    """``with_call_options(...)``'s callable takes the Python scalars ``__call__`` takes."""
+    result = get_proper_type(ctx.default_return_type)
+    if not isinstance(result, CallableType):
+        return ctx.default_return_type
+    return result.copy_modified(arg_types=[_with_python_scalar(ctx, t) for t in result.arg_types])
+
+
 class GT4PyNextPlugin(Plugin):
     """Reads gt4py.next's value-parametrized annotations (see the module's docstring)."""
 
@@ -121,6 +164,14 @@ class GT4PyNextPlugin(Plugin):
         self, fullname: str
     ) -> Callable[[MethodSigContext], FunctionLike] | None:
         return _call_signature if fullname in _CALLS else None
+
+    def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
+        return _call_options_result if fullname in _CALL_OPTIONS else None
+
+    def get_customize_class_mro_hook(
+        self, fullname: str
+    ) -> Callable[[ClassDefContext], None] | None:
+        return _plain_field_class if fullname == _FIELD else None
 
 
 def plugin(version: str) -> type[Plugin]:

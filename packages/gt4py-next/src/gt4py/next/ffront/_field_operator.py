@@ -7,6 +7,7 @@ it on fields (embedded backends) or build and run a compiled variant (compiled b
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any, Generic, Self, Unpack, overload
 
@@ -77,6 +78,28 @@ class FieldOperator(_Entry, Generic[_P, _R]):
     # operator, or a direct call returning the result) is checked against them; a ParamSpec
     # cannot add keywords, so a call with `out=` or `offset_provider=` is checked against the
     # definition by the mypy plugin only (pyright checks those keywords alone).
+    @overload
+    def with_call_options(
+        self,
+        *,
+        out: Any,
+        domain: Any = None,
+        offset_provider: Any = None,
+        enable_jit: bool | None = None,
+    ) -> Callable[_P, None]: ...
+    @overload
+    def with_call_options(
+        self, *, offset_provider: Any = None, enable_jit: bool | None = None
+    ) -> Callable[_P, _R]: ...
+    def with_call_options(self, **options: Any) -> Callable[..., Any]:
+        """This operator's call with the keywords a call adds given once: ``op.with_call_options
+        (out=out, offset_provider=offsets)(a, b)`` is ``op(a, b, out=out, offset_provider=offsets)``.
+
+        Its arguments are checked against the definition by every type checker (pyright, mypy
+        without gt4py's plugin), which no ``ParamSpec`` allows for the call with the keywords
+        (ADR 0045)."""
+        return functools.partial(self, **{k: v for k, v in options.items() if v is not None})
+
     @overload
     def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> _R: ...
     @overload

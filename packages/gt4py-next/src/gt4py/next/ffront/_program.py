@@ -140,6 +140,19 @@ class Program(_Entry, Generic[_P]):
             )
         return self._replace(bound_args=merged, compilation_options=options)
 
+    def with_call_options(
+        self, *, offset_provider: Any = None, enable_jit: bool | None = None
+    ) -> Callable[_P, None]:
+        """This program's call with the keywords a call adds given once:
+        ``run.with_call_options(offset_provider=offsets)(a, b, out)`` is
+        ``run(a, b, out, offset_provider=offsets)``.
+
+        Its arguments are checked against the definition by every type checker (pyright, mypy
+        without gt4py's plugin), which no ``ParamSpec`` allows for the call with the keywords
+        (ADR 0045)."""
+        options = {"offset_provider": offset_provider, "enable_jit": enable_jit}
+        return functools.partial(self, **{k: v for k, v in options.items() if v is not None})
+
     # For type checkers (ADR 0029): a call with the definition's arguments only is checked
     # against them; with `offset_provider=` or `enable_jit=` (which a ParamSpec cannot add) by
     # the mypy plugin only, pyright then checks those keywords alone.

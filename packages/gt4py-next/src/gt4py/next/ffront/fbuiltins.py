@@ -26,7 +26,7 @@ from builtins import (
 from .._dimensions import (
     Dimension as Dimension,
     DimensionKind as DimensionKind,
-    Dims as Dims,
+    DimsAnnotation as Dims,
     GridType as GridType,
 )
 from .._field import Field as Field
