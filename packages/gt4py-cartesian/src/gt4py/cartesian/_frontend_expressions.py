@@ -10,8 +10,10 @@ import ast
 import difflib
 from typing import Any
 
+import numpy as np
+
 from . import _dsl_names as dsl, _ir as ir, _types
-from ._errors import GTScriptSymbolError
+from ._errors import GTScriptDefinitionError, GTScriptSymbolError
 from ._frontend_base import BINOPS, CMPOPS, PY_BUILTIN_CASTS, PY_BUILTIN_FUNCS, NotConstant
 from ._frontend_constants import ConstantEvaluation, literal
 
@@ -226,10 +228,14 @@ class ExpressionParsing(ConstantEvaluation, abc.ABC):
             return ir.FieldRef(
                 name=base.name, offset=base.offset, data_index=base.data_index + index
             )
+        by_axis = self._axis_offsets(base.name, decl, elts)
+        if by_axis is not None:  # a[K - 1], a[I + 1, J]: offsets along the named axes
+            offset = tuple(base.offset[i] + by_axis.get(a, 0) for i, a in enumerate("IJK"))
+            return ir.FieldRef(name=base.name, offset=offset)  # type: ignore[arg-type]
         if len(elts) != len(decl.axes):
             raise self._definition(
                 f"'{base.name}' has axes {decl.axes}: index it with {len(decl.axes)} offset(s), "
-                f"got {len(elts)}",
+                f"got {len(elts)} (or name the axes: {base.name}[K - 1], {base.name}[I + 1, J])",
                 node,
             )
         offsets = {"I": 0, "J": 0, "K": 0}
@@ -253,6 +259,60 @@ class ExpressionParsing(ConstantEvaluation, abc.ABC):
             base.offset[2] + offsets["K"],
         )
         return ir.FieldRef(name=base.name, offset=offset, k_variable=k_variable)
+
+    def _axis_offsets(
+        self, name: str, decl: ir.FieldDecl, elts: list[ast.expr]
+    ) -> dict[str, int] | None:
+        """The axis form of a field index, as released GTScript reads it: each element names an
+        axis, shifted or not (``a[K - 1]``, ``a[I + 1, J - 1]``, ``a[K]``); axes not named are
+        offset 0. None when no element names an axis (the positional form)."""
+        named = [self._axis_offset(elt) for elt in elts]
+        if all(n is None for n in named):
+            return None
+        offsets: dict[str, int] = {}
+        for elt, item in zip(elts, named, strict=True):
+            if item is None:
+                raise self._definition(
+                    f"'{ast.unparse(elt)}': index '{name}' either by position "
+                    f"({name}[0, 0, -1]) or by axis ({name}[K - 1]) in every element",
+                    elt,
+                )
+            axis, shift = item
+            if axis not in decl.axes:
+                raise self._definition(
+                    f"'{name}' has axes {decl.axes}: it has no {axis} to offset", elt
+                )
+            if axis in offsets:
+                raise self._definition(f"'{name}' is offset along {axis} twice", elt)
+            offsets[axis] = shift
+        return offsets
+
+    def _axis_offset(self, elt: ast.expr) -> tuple[str, int] | None:
+        """``K - 1`` -> ("K", -1), ``I`` -> ("I", 0); None if ``elt`` names no axis."""
+        node, shift, sign = elt, None, 1
+        if isinstance(elt, ast.BinOp) and isinstance(elt.op, ast.Add | ast.Sub):
+            node, shift = elt.left, elt.right
+            sign = 1 if isinstance(elt.op, ast.Add) else -1
+        if not isinstance(node, ast.Name | ast.Attribute):
+            return None
+        try:
+            axis = self._const_eval(node, allow_callables=True)
+        except (NotConstant, GTScriptDefinitionError):
+            return None
+        if not isinstance(axis, dsl.Axis):
+            return None
+        if shift is None:
+            return axis.name, 0
+        try:
+            value = self._const_eval(shift)
+        except NotConstant:
+            value = None
+        if not isinstance(value, int | np.integer) or isinstance(value, bool | np.bool_):
+            raise self._definition(
+                f"'{ast.unparse(elt)}': an offset along {axis.name} is a compile-time integer",
+                elt,
+            )
+        return axis.name, sign * int(value)
 
     def _is_table(self, expr: ir.Expr | None) -> bool:
         """Whether ``expr`` is a whole GlobalTable (a parameter with data dimensions only)."""
