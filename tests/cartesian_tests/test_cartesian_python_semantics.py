@@ -263,3 +263,24 @@ def test_every_cpp_and_cuda_build_wraps_signed_overflow(monkeypatch):
     assert "-fwrapv" in _cpp_backend._build_options("gt:cpu_ifirst").extra_compile_flags
     assert "-fwrapv" in _cpp_backend._emulated_build_options("gt:gpu").extra_compile_flags
     assert "-Xcompiler=-fwrapv" in _cpp_backend._cuda_build_options("gt:gpu").extra_cuda_flags
+
+
+def test_integer_power_with_a_negative_exponent(backend):
+    """numpy rejects a negative integer exponent (ValueError), and so do numpy and debug; a
+    compiled stencil cannot raise per point and gives 1 / a^-b truncated towards zero: 1 for
+    1, +-1 for -1 (the parity), otherwise 0, also for 0 (ADR 0044)."""
+
+    @gtscript.stencil(backend=backend)
+    def st(a: FI, b: FI, p: FI):
+        with computation(PARALLEL), interval(...):
+            p = a**b
+
+    a = np.array([[[2, 1, -1, -1, 0, -3, 3]]], np.int64)
+    b = np.array([[[-1, -5, -3, -2, -1, -2, 2]]], np.int64)
+    p = np.zeros_like(a)
+    if backend in ("numpy", "debug"):
+        with pytest.raises(ValueError, match="negative integer powers"):
+            st(a, b, p)
+        return
+    st(a, b, p)
+    assert p.ravel().tolist() == [0, 1, -1, 1, 0, 0, 9]

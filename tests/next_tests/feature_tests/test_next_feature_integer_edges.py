@@ -317,3 +317,24 @@ def test_gtfn_builds_wrap_signed_overflow_whatever_the_extra_flags(monkeypatch):
     assert "-fwrapv" in cpu.extra_compile_flags and "-O1" in cpu.extra_compile_flags
     assert "-fwrapv" in emulated.extra_compile_flags
     assert "-Xcompiler=-fwrapv" in gpu.extra_cuda_flags
+
+
+@gtx.field_operator
+def power64(a: IInt64Field, b: IInt64Field) -> IInt64Field:
+    return a**b
+
+
+def test_integer_power_with_a_negative_exponent(backend):
+    """numpy rejects a negative integer exponent (ValueError), and so do the backends that run
+    numpy; a compiled program cannot raise per point and gives 1 / a^-b truncated towards
+    zero: 1 for 1, +-1 for -1 (the parity), otherwise 0, also for 0 (ADR 0044)."""
+    a = np.array([2, 1, -1, -1, 0, -3, 3], np.int64)
+    b = np.array([-1, -5, -3, -2, -1, -2, 2], np.int64)
+    fields = [gtx.as_field([I], c, allocator=backend) for c in (a, b)]
+    out = gtx.zeros(fields[0].domain, dtype=np.int64, allocator=backend)
+    if _name(backend) in NUMPY_BACKENDS:
+        with pytest.raises(ValueError, match="negative integer powers"):
+            power64.with_backend(backend)(*fields, out=out, offset_provider={})
+        return
+    power64.with_backend(backend)(*fields, out=out, offset_provider={})
+    assert out.asnumpy().tolist() == [0, 1, -1, 1, 0, 0, 9]
