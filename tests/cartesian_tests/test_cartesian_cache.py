@@ -72,10 +72,18 @@ def test_no_cache_or_config_code_under_cartesian():
             assert word not in text, f"{path.name} contains {word}"
 
 
-#: What a warm decoration needs none of: each is imported where a miss, a lock, a session
-#: cache, an error message or a special function (gamma, erf) needs it (issue 44.8: a warm
-#: process's first stencil paid for them).
+#: What a warm process (``import gtscript`` and a decoration) needs none of: each is imported
+#: where a miss, a lock, a session cache, an error message or a special function (gamma, erf)
+#: needs it (issue 44.8: a warm process's first stencil paid for them). Nor does it import
+#: the frontend, analysis or code generators.
 MISS_ONLY_MODULES = (
+    "gt4py.cartesian._frontend",
+    "gt4py.cartesian._ir",
+    "gt4py.cartesian._analysis",
+    "gt4py.cartesian._numpy_codegen",
+    "gt4py.cartesian._cpp_codegen",
+    "gt4py.cartesian._released_passes",  # only for an oir_pipeline= option
+    "gt4py.eve.datamodels",
     "gt4py.storage.special_functions",
     "shutil",
     "socket",
@@ -87,8 +95,9 @@ MISS_ONLY_MODULES = (
 
 WARM_SCRIPT = textwrap.dedent(
     """
-    import sys
+    import os, sys
     import numpy as np
+    before = set(sys.modules)  # gtscript's import loads what a hit needs (ADR 0010)
     from gt4py.cartesian import gtscript
     from gt4py.cartesian.gtscript import PARALLEL, computation, interval
     F = gtscript.Field[np.float64]
@@ -97,8 +106,18 @@ WARM_SCRIPT = textwrap.dedent(
         with computation(PARALLEL), interval(...):
             out = 2.0 * a
 
-    before = set(sys.modules)
+    import gt4py.cartesian, gt4py.infra.native
+    packages = tuple(os.path.dirname(m.__file__) for m in (gt4py.cartesian, gt4py.infra.native))
+    sources = []
+
+    def audit(event, args):
+        if event == "open" and isinstance(args[0], str) and args[0].startswith(packages):
+            if args[0].endswith((".py", ".hpp", ".h", ".cpp", ".cu", ".j2", ".lark")):
+                sources.append(args[0])
+
+    sys.addaudithook(audit)
     gtscript.stencil(backend=sys.argv[1])(st)
+    print("READ", " ".join(sources))
     print("IMPORTED", " ".join(sorted(set(sys.modules) - before)))
     """
 )
@@ -136,7 +155,7 @@ def test_a_warm_decoration_imports_nothing_only_a_miss_needs(tmp_path, backend, 
         "HOME": str(tmp_path),
     }
 
-    def imported() -> set[str]:
+    def imported() -> tuple[set[str], list[str]]:
         run = subprocess.run(
             [sys.executable, "-I", str(script), backend],
             env=env,
@@ -144,13 +163,17 @@ def test_a_warm_decoration_imports_nothing_only_a_miss_needs(tmp_path, backend, 
             text=True,
             check=True,
         )
-        return set(run.stdout.split("IMPORTED", 1)[1].split())
+        read, _, modules = run.stdout.partition("READ")[2].partition("IMPORTED")
+        return set(modules.split()), read.split()
 
-    cold = imported()  # a miss builds and publishes: it may import them
-    warm = imported()
+    cold, _ = imported()  # a miss builds and publishes: it may import them
+    warm, read = imported()
     stencil_modules = {m for m in cold if m.startswith("gt4py_cartesian_stencil_")}
     assert stencil_modules and stencil_modules <= warm  # the warm process loaded the same entry
+    # neither at gtscript's import nor at the decoration
     assert sorted(set(not_needed) & warm) == []
+    # the generators' identity is recalled from the cache, not read again (source_digest)
+    assert read == []
 
 
 def test_extra_build_flags_are_read_from_the_released_config_once_imported(monkeypatch):

@@ -141,6 +141,39 @@ def test_casts_of_nan_infinities_and_out_of_range_values(backend):
             np.testing.assert_array_equal(out, _saturated(values, out.dtype.type))
 
 
+FB = gtscript.Field[np.bool_]
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+def test_signed_overflow_wraps_as_numpy(backend, dtype):
+    """int max + 1 and friends wrap modulo 2^n as numpy's on every backend: undefined behaviour
+    in C++ without -fwrapv (ADR 0044); ``a + b > a`` is what GCC rewrites to ``b > 0`` when it
+    may assume that no signed sum overflows."""
+    G = gtscript.Field[dtype]
+
+    @gtscript.stencil(backend=backend, name=f"overflow_{np.dtype(dtype).name}")
+    def st(a: G, b: G, s: G, d: G, p: G, n: G, g: FB):  # type: ignore[valid-type]
+        with computation(PARALLEL), interval(...):
+            s = a + b
+            d = a - b
+            p = a * b
+            n = -a
+            g = a + b > a
+
+    info = np.iinfo(dtype)
+    a = np.array([[[info.max, info.min, info.max, info.min, info.max // 2 + 1, 7]]], dtype)
+    b = np.array([[[1, -1, -1, 1, 2, -3]]], dtype)
+    outs = [np.zeros_like(a) for _ in range(4)]
+    g = np.zeros(a.shape, np.bool_)
+    with warnings.catch_warnings(), np.errstate(over="ignore"):
+        warnings.simplefilter("ignore", RuntimeWarning)
+        st(a, b, *outs, g)
+        expected = (a + b, a - b, a * b, -a, a + b > a)
+    assert expected[0][0, 0, 0] == info.min  # int max + 1: numpy wraps
+    for out, want in zip([*outs, g], expected, strict=True):
+        np.testing.assert_array_equal(out, want)
+
+
 _CRASH_SCRIPT = """\
 import json, warnings
 import numpy as np
@@ -181,3 +214,73 @@ def test_integer_division_by_zero_does_not_kill_the_process(name, tmp_path):
     assert (q, m) == ([0, 0, -(2**31)], [0, 0, 0])
     if name != "numpy":  # saturated (ADR 0036); numpy's NaN cast depends on the platform
         assert c == [0, 2**31 - 1, -(2**31)]
+
+
+_OVERFLOW_SCRIPT = """\
+import json, warnings
+import numpy as np
+from gt4py.cartesian import gtscript
+from gt4py.cartesian.gtscript import PARALLEL, computation, interval
+
+warnings.simplefilter("ignore", RuntimeWarning)
+F = gtscript.Field[np.int32]
+
+@gtscript.stencil(backend={backend!r})
+def st(a: F, b: F, s: F, g: gtscript.Field[np.bool_]):
+    with computation(PARALLEL), interval(...):
+        s = a + b
+        g = a + b > a
+
+a = np.array([[[2**31 - 1, 5]]], np.int32)
+b = np.ones_like(a)
+s, g = np.zeros_like(a), np.zeros(a.shape, np.bool_)
+with np.errstate(over="ignore"):
+    st(a, b, s, g)
+print(json.dumps([s.ravel().tolist(), g.ravel().tolist()]))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["numpy", "gt:cpu_ifirst", "gt:cpu_kfirst"])
+def test_int32_max_plus_one_in_a_subprocess(name, tmp_path):
+    """int32 max + 1 in a fresh process: numpy's wrapped minimum, and the comparison an
+    optimiser assuming no signed overflow folds to True."""
+    script = tmp_path / "overflow.py"
+    script.write_text(_OVERFLOW_SCRIPT.format(backend=name))
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=300, cwd=tmp_path
+    )
+    assert done.returncode == 0, (done.returncode, done.stderr[-2000:])
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == [[-(2**31), 6], [False, True]]
+
+
+def test_every_cpp_and_cuda_build_wraps_signed_overflow(monkeypatch):
+    """-fwrapv in the options of every C++ build (so in its key) and in nvcc's host flags;
+    gt:gpu is not built here without a GPU, so its options are checked directly."""
+    from gt4py.cartesian import _cpp_backend
+
+    monkeypatch.setattr(_cpp_backend, "cuda_arch", lambda: None)
+    assert "-fwrapv" in _cpp_backend._build_options("gt:cpu_ifirst").extra_compile_flags
+    assert "-fwrapv" in _cpp_backend._emulated_build_options("gt:gpu").extra_compile_flags
+    assert "-Xcompiler=-fwrapv" in _cpp_backend._cuda_build_options("gt:gpu").extra_cuda_flags
+
+
+def test_integer_power_with_a_negative_exponent(backend):
+    """numpy rejects a negative integer exponent (ValueError), and so do numpy and debug; a
+    compiled stencil cannot raise per point and gives 1 / a^-b truncated towards zero: 1 for
+    1, +-1 for -1 (the parity), otherwise 0, also for 0 (ADR 0044)."""
+
+    @gtscript.stencil(backend=backend)
+    def st(a: FI, b: FI, p: FI):
+        with computation(PARALLEL), interval(...):
+            p = a**b
+
+    a = np.array([[[2, 1, -1, -1, 0, -3, 3]]], np.int64)
+    b = np.array([[[-1, -5, -3, -2, -1, -2, 2]]], np.int64)
+    p = np.zeros_like(a)
+    if backend in ("numpy", "debug"):
+        with pytest.raises(ValueError, match="negative integer powers"):
+            st(a, b, p)
+        return
+    st(a, b, p)
+    assert p.ravel().tolist() == [0, 1, -1, 1, 0, 0, 9]

@@ -35,7 +35,9 @@ if TYPE_CHECKING:  # loading a cached stencil must not import the IR and analysi
 # (BuildOptions.host_tuned=None), as for gt4py.next; the stencil key says which (_stencil_key).
 # No fused multiply-add contraction (as gtfn): a host-tuned build would otherwise round
 # ``a - b * c`` once, unlike numpy and the debug backend that define GTScript's results.
-COMPILE_FLAGS = ("-fno-math-errno", "-ffp-contract=off")
+# -fwrapv: signed integer +, -, * wrap modulo 2^n as numpy's (C++ leaves overflow undefined and
+# GCC folds ``a + 1 > a`` to true; ADR 0044). The flags are in the build key (BuildOptions).
+COMPILE_FLAGS = ("-fno-math-errno", "-ffp-contract=off", "-fwrapv")
 
 
 def extra_build_flags(backend: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -107,8 +109,10 @@ def load(module_file: str, extension_file: str) -> ModuleType:
 
 # gt:gpu: relaxed constexpr for std::min/max/numeric_limits in device code; no fused
 # multiply-adds (as -ffp-contract=off on the CPU: nvcc would round `a - b * c` once, unlike
-# numpy and debug); the architecture is the current device's (nvcc's default without one).
-CUDA_FLAGS = ("--expt-relaxed-constexpr", "--fmad=false")
+# numpy and debug); -fwrapv for the host code (ADR 0044; nvcc has no such flag for device
+# code, whose integer instructions wrap); the architecture is the current device's (nvcc's
+# default without one).
+CUDA_FLAGS = ("--expt-relaxed-constexpr", "--fmad=false", "-Xcompiler=-fwrapv")
 
 
 @functools.cache

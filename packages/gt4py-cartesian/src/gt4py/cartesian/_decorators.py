@@ -1,7 +1,7 @@
 """``gtscript.stencil`` and ``gtscript.lazy_stencil``: the decorators that build stencils.
 
-Their ``__module__`` is :mod:`gt4py.cartesian.gtscript`, which re-exports them. The builder
-is imported when a stencil is first built, so that importing ``gtscript`` stays cheap.
+Their ``__module__`` is :mod:`gt4py.cartesian.gtscript`, which re-exports them and then
+imports the builder (the modules a cache hit uses; ADR 0010).
 """
 
 from __future__ import annotations

@@ -39,3 +39,11 @@ def closure_namespace(func: Callable[..., Any]) -> dict[str, Any]:
             with contextlib.suppress(ValueError):  # an empty cell: the name is not bound yet
                 namespace[name] = cell.cell_contents
     return namespace
+
+
+def warm_up() -> None:
+    """Have ``inspect``'s tokenizer compile its patterns now (``gtscript``'s import) rather
+    than in the first decoration of a process: it compiles them on first use."""
+    import inspect
+
+    inspect.getblock(["def _():\n", "    pass\n"])

@@ -366,8 +366,6 @@ def split_stencil_options(
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """``options`` as (the backend's own, the common ones), checked: an unknown option is an
     error naming the accepted ones."""
-    from ._released_passes import DefaultPipeline
-
     own = {k: v for k, v in options.items() if k not in COMMON_OPTIONS}
     common = {k: v for k, v in options.items() if k in COMMON_OPTIONS}
     unknown = set(own) - set(backend.options)
@@ -388,12 +386,20 @@ def split_stencil_options(
             f"{type(common['build_info']).__name__}"
         )
     pipeline = common.get("oir_pipeline")
-    if pipeline is not None and not isinstance(pipeline, DefaultPipeline):
+    if pipeline is not None and not _is_released_pipeline(pipeline):
         raise GTScriptDefinitionError(
             "oir_pipeline must be a gt4py.cartesian.gtc.passes.oir_pipeline.DefaultPipeline "
             f"(custom OIR pipelines cannot run here, ADR 0040), got {type(pipeline).__name__}"
         )
     return own, common
+
+
+def _is_released_pipeline(pipeline: object) -> bool:
+    """Whether ``pipeline`` is released's ``DefaultPipeline`` (imported only when one is
+    given: a warm decoration without one does not load the pass names)."""
+    from ._released_passes import DefaultPipeline
+
+    return isinstance(pipeline, DefaultPipeline)
 
 
 def _cache_root_text() -> str:

@@ -177,6 +177,14 @@ def debug_checks() -> bool:
     return bool(config.DEBUG.get())
 
 
+#: Always passed, whatever the extra flags: signed integer +, -, * wrap modulo 2^n as numpy's
+#: (C++ leaves signed overflow undefined, and GCC folds ``a + 1 > a`` to true; ADR 0044). In
+#: the build options, so in every build key. nvcc gets it for the host code (its device code
+#: has no such flag; its integer instructions wrap).
+SEMANTICS_FLAGS: tuple[str, ...] = ("-fwrapv",)
+SEMANTICS_CUDA_FLAGS: tuple[str, ...] = ("-Xcompiler=-fwrapv",)
+
+
 @dataclasses.dataclass(frozen=True)
 class GTFNCompiler:
     config: GTFNConfig
@@ -198,7 +206,7 @@ class GTFNCompiler:
                 cuda_emulation=True,
                 openmp=True,  # blocks run in parallel
                 build_type=self.config.build_type,
-                extra_compile_flags=self.extra_compile_flags,
+                extra_compile_flags=(*SEMANTICS_FLAGS, *self.extra_compile_flags),
             )
             return str(native.build_extension(module.name, dict(module.sources), emulated))
         if self.config.device == "gpu":
@@ -206,13 +214,17 @@ class GTFNCompiler:
             gpu_options = native.BuildOptions(
                 cuda=True,
                 build_type=self.config.build_type,
-                extra_cuda_flags=(*self.extra_cuda_flags, *((f"-arch={arch}",) if arch else ())),
+                extra_cuda_flags=(
+                    *SEMANTICS_CUDA_FLAGS,
+                    *self.extra_cuda_flags,
+                    *((f"-arch={arch}",) if arch else ()),
+                ),
             )
             return str(native.build_extension(module.name, dict(module.sources), gpu_options))
         options = native.BuildOptions(
             openmp=module.openmp,
             build_type=self.config.build_type,
-            extra_compile_flags=self.extra_compile_flags,
+            extra_compile_flags=(*SEMANTICS_FLAGS, *self.extra_compile_flags),
             precompiled_prelude=True,  # the module's own includes, parsed once per toolchain
         )
         return str(native.build_extension(module.name, dict(module.sources), options))

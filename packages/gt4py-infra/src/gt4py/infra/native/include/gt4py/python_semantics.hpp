@@ -112,14 +112,25 @@ template <class A, class B> GT4PY_HD inline auto truediv(A a, B b) {
   }
 }
 
-// ** : integers stay integral (by squaring, wrapping on overflow as numpy does; numpy rejects
-// negative exponents, here they give 1); floats as std::pow.
+// ** : integers stay integral (by squaring, wrapping on overflow as numpy does); floats as
+// std::pow. A negative integer exponent, which numpy rejects (ValueError) and a compiled
+// stencil cannot, gives the exact power 1 / a^-b truncated towards zero (ADR 0044): 1 for
+// a == 1, 1 or -1 for a == -1 (the exponent's parity), otherwise 0 (also for a == 0, as
+// numpy's integer x // 0).
 template <class A, class B> GT4PY_HD inline common_t<A, B> power(A a, B b) {
   using T = common_t<A, B>;
   if constexpr (std::is_same_v<T, bool>) {
     return static_cast<bool>(a) || !static_cast<bool>(b);
   } else if constexpr (std::is_integral_v<T>) {
     using U = detail::wrapping_t<T>;
+    if constexpr (std::is_signed_v<T>) {
+      const T x = static_cast<T>(a), e = static_cast<T>(b);
+      if (e < T(0)) {
+        if (x == T(1)) return T(1);
+        if (x == T(-1)) return (e % T(2) == T(0)) ? T(1) : T(-1);
+        return T(0);
+      }
+    }
     U result = 1, base = static_cast<U>(static_cast<T>(a));
     for (T e = static_cast<T>(b); e > 0; e >>= 1) {
       if (e & 1) result = static_cast<U>(result * base);
