@@ -58,6 +58,7 @@ from .._errors import GTScriptDefinitionError
 INDEX = {"I": "__i", "J": "__j", "K": "__k"}
 DOMAIN = {"I": "__I", "J": "__J", "K": "__K"}
 KERROR = "__gt_kerror"
+KERROR_CONNECTOR = "__gt_kerr"  # the tasklets' pointer to it
 
 #: What every SDFG's code starts with: Python's operators and a checked K index.
 GLOBAL_CODE = r"""
@@ -224,10 +225,10 @@ class TaskletCode(CppGenerator):
         fid = self.field_ids[name]
         if ref.k_absolute is not None:
             checked = f"{self.origin(name, 'K')} + ({self.visit(ref.k_absolute)})"
-            index["K"] = f"gt_kcheck({checked}, {self.ksize(name)}, {fid}, {KERROR})"
+            index["K"] = f"gt_kcheck({checked}, {self.ksize(name)}, {fid}, {KERROR_CONNECTOR})"
         elif ref.k_variable is not None:
             checked = f"{index['K']} + ({self.visit(ref.k_variable)})"
-            index["K"] = f"gt_kcheck({checked}, {self.ksize(name)}, {fid}, {KERROR})"
+            index["K"] = f"gt_kcheck({checked}, {self.ksize(name)}, {fid}, {KERROR_CONNECTOR})"
         terms = [f"{index[a]} * {self.stride(name, a)}" for a in field.axes]
         terms += [f"{i} * {self.stride(name, f'D{d}')}" for d, i in enumerate(ref.data_index)]
         return f"{_ident(name)}[{' + '.join(terms) or '0'}]"
@@ -294,11 +295,12 @@ class SDFGBuilder:
             strides = self.code.temporary_strides(field)
             # declared in the axes' order (data dimensions last), strides from the layout
             decl_axes = [*t.axes, *(f"D{d}" for d in range(len(t.data_dims)))]
+            symbolic = dace.symbolic.pystr_to_symbolic
             self.sdfg.add_transient(
                 t.name,
-                [sizes[a] for a in decl_axes] or [1],
+                [symbolic(sizes[a]) for a in decl_axes] or [1],
                 typeclass(t.dtype),
-                strides=[strides[a] for a in decl_axes] or [1],
+                strides=[symbolic(strides[a]) for a in decl_axes] or [1],
             )
             del axes
 
@@ -362,7 +364,7 @@ class SDFGBuilder:
             for node in stmt.iter_tree()
         )
         inputs = [_ident(n) for n in reads] + [_ident(n) for n in scalars]
-        outputs = [_ident(n) for n in writes] + ([KERROR] if checked else [])
+        outputs = [_ident(n) for n in writes] + ([KERROR_CONNECTOR] if checked else [])
         params = {INDEX[a]: ranges[a] for a in self.order if a in ranges}
         entry, exit_ = state.add_map(
             f"map{self.count}", params, schedule=dtypes.ScheduleType.CPU_Multicore
@@ -372,6 +374,11 @@ class SDFGBuilder:
         tasklet = state.add_tasklet(
             f"stmt{self.count}", inputs, outputs, code, language=dtypes.Language.CPP
         )
+        # empty edges first: DaCe caches the state's scopes as the memlet paths are added
+        if not inputs:
+            state.add_nedge(entry, tasklet, dace.Memlet())
+        if not outputs:
+            state.add_nedge(tasklet, exit_, dace.Memlet())
         for name in reads:
             state.add_memlet_path(
                 state.add_read(name),
@@ -389,7 +396,7 @@ class SDFGBuilder:
                 memlet=dace.Memlet(f"{name}[0]"),
             )
         for name in [*writes, *([KERROR] if checked else [])]:
-            conn = _ident(name) if name != KERROR else KERROR
+            conn = _ident(name) if name != KERROR else KERROR_CONNECTOR
             state.add_memlet_path(
                 tasklet,
                 exit_,
@@ -397,10 +404,6 @@ class SDFGBuilder:
                 src_conn=conn,
                 memlet=dace.Memlet(data=name, subset=self.full_subset(name), dynamic=True),
             )
-        if not inputs:
-            state.add_nedge(entry, tasklet, dace.Memlet())
-        if not outputs:
-            state.add_nedge(tasklet, exit_, dace.Memlet())
         return state
 
     def horizontal_ranges(self, stmt: ir.Stmt) -> dict[str, str]:
@@ -447,11 +450,30 @@ def _sdfg_name(stencil_name: str) -> str:
     return f"gt_{cleaned}"
 
 
+def _validate(sdfg: dace.SDFG) -> None:
+    """``sdfg.validate()``, without the copy of an invalid SDFG DaCe leaves in the current
+    directory (``_dacegraphs/``): the error is raised, the user's directory kept clean."""
+    import os
+
+    from dace.sdfg.validation import InvalidSDFGError
+
+    existed = os.path.exists("_dacegraphs")
+    try:
+        sdfg.validate()
+    except InvalidSDFGError as error:
+        path = getattr(error, "path", None)
+        if path and not existed:
+            import shutil
+
+            shutil.rmtree(os.path.dirname(path), ignore_errors=True)
+        raise
+
+
 def sdfg_of(analysed: AnalysedStencil, backend: str) -> dace.SDFG:
     """The SDFG of an analysed stencil for a ``dace:*`` backend (its loop order follows the
     backend's storage layout). See the module's docstring for its argument convention."""
     sdfg = SDFGBuilder(analysed, backend).build()
-    sdfg.validate()
+    _validate(sdfg)
     # what the binding (``_binding``) is generated from; not part of the SDFG's JSON
     sdfg.gt_analysed = analysed
     return sdfg
