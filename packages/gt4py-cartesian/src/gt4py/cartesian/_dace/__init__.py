@@ -8,3 +8,14 @@
 Importing this package imports no DaCe: the steps import it when a stencil is built, and a
 built stencil's module loads its extension without it.
 """
+
+from typing import Any
+
+
+def __getattr__(name: str) -> Any:
+    """``sdfg_of`` (imports DaCe on first use)."""
+    if name == "sdfg_of":
+        from ._sdfg import sdfg_of
+
+        return sdfg_of
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
