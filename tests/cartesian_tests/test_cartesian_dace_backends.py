@@ -56,7 +56,8 @@ def test_without_dace_the_error_names_the_extra(monkeypatch: pytest.MonkeyPatch)
 
     monkeypatch.setattr(importlib.util, "find_spec", find_spec)
     with pytest.raises(
-        gtscript.GTScriptError, match=r"'dace:cpu' needs DaCe.*pip install 'gt4py-cartesian\[dace\]'"
+        gtscript.GTScriptError,
+        match=r"'dace:cpu' needs DaCe.*pip install 'gt4py-cartesian\[dace\]'",
     ):
         gtscript.stencil("dace:cpu", copy)
 
@@ -102,7 +103,10 @@ def test_sdfg_argument_convention_and_loop_order(backend: str, outer: str, inner
     assert sdfg.arrays["tmp"].transient  # the temporary
     # the PARALLEL map walks the backend's layout (outermost first), FORWARD is a loop
     maps = [
-        n.map for state in sdfg.states() for n in state.nodes() if isinstance(n, dace.nodes.MapEntry)
+        n.map
+        for state in sdfg.states()
+        for n in state.nodes()
+        if isinstance(n, dace.nodes.MapEntry)
     ]
     parallel = [m for m in maps if "__k" in m.params]
     assert parallel and parallel[0].params[0] == outer and parallel[0].params[-1] == inner

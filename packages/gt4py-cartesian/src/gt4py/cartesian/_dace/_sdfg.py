@@ -87,11 +87,75 @@ static inline std::int64_t gt_kcheck(std::int64_t index, std::int64_t size, std:
 
 #: C++ words a field name would clash with in DaCe's generated signature.
 _CPP_WORDS = frozenset(
-    "alignas alignof and asm auto bool break case catch char class const constexpr continue "
-    "default delete do double else enum explicit export extern false float for friend goto if "
-    "inline int long mutable namespace new noexcept not nullptr operator or private protected "
-    "public register return short signed sizeof static struct switch template this throw true "
-    "try typedef typeid typename union unsigned using virtual void volatile while xor".split()
+    [
+        "alignas",
+        "alignof",
+        "and",
+        "asm",
+        "auto",
+        "bool",
+        "break",
+        "case",
+        "catch",
+        "char",
+        "class",
+        "const",
+        "constexpr",
+        "continue",
+        "default",
+        "delete",
+        "do",
+        "double",
+        "else",
+        "enum",
+        "explicit",
+        "export",
+        "extern",
+        "false",
+        "float",
+        "for",
+        "friend",
+        "goto",
+        "if",
+        "inline",
+        "int",
+        "long",
+        "mutable",
+        "namespace",
+        "new",
+        "noexcept",
+        "not",
+        "nullptr",
+        "operator",
+        "or",
+        "private",
+        "protected",
+        "public",
+        "register",
+        "return",
+        "short",
+        "signed",
+        "sizeof",
+        "static",
+        "struct",
+        "switch",
+        "template",
+        "this",
+        "throw",
+        "true",
+        "try",
+        "typedef",
+        "typeid",
+        "typename",
+        "union",
+        "unsigned",
+        "using",
+        "virtual",
+        "void",
+        "volatile",
+        "while",
+        "xor",
+    ]
 )
 
 
@@ -219,9 +283,7 @@ class TaskletCode(CppGenerator):
         field = self.fields[ref.name]
         name = ref.name
         offsets = dict(zip("IJK", ref.offset, strict=True))
-        index = {
-            a: f"({INDEX[a]} + {offsets[a]} + {self.origin(name, a)})" for a in field.axes
-        }
+        index = {a: f"({INDEX[a]} + {offsets[a]} + {self.origin(name, a)})" for a in field.axes}
         fid = self.field_ids[name]
         if ref.k_absolute is not None:
             checked = f"{self.origin(name, 'K')} + ({self.visit(ref.k_absolute)})"
@@ -288,11 +350,10 @@ class SDFGBuilder:
             self.sdfg.add_array(KERROR, [3], dace.int64)
         for t in self.analysed.ir.temporaries:
             field = self.code.fields[t.name]
-            axes = self.code.temporary_axes(field)
             sizes = dict(
                 self.code.temp_sizes, **{f"D{d}": str(n) for d, n in enumerate(t.data_dims)}
             )
-            strides = self.code.temporary_strides(field)
+            temp_strides = self.code.temporary_strides(field)
             # declared in the axes' order (data dimensions last), strides from the layout
             decl_axes = [*t.axes, *(f"D{d}" for d in range(len(t.data_dims)))]
             symbolic = dace.symbolic.pystr_to_symbolic
@@ -300,9 +361,8 @@ class SDFGBuilder:
                 t.name,
                 [symbolic(sizes[a]) for a in decl_axes] or [1],
                 typeclass(t.dtype),
-                strides=[symbolic(strides[a]) for a in decl_axes] or [1],
+                strides=[symbolic(temp_strides[a]) for a in decl_axes] or [1],
             )
-            del axes
 
     def full_subset(self, name: str) -> str:
         desc = self.sdfg.arrays[name]
