@@ -13,7 +13,9 @@ process:
 - cartesian gt:cpu_ifirst: cold build, warm build (new process), steady, tiny; numpy steady, tiny
   (released GTScript's cache is put in the same directory through ``GT_CACHE_ROOT``, so its warm
   build is warm too; before issue 44.8 it was a second cold build);
-- next gtfn_cpu unstructured (20 000 cells x 80): div cold first call, div and grad steady.
+- next gtfn_cpu unstructured (20 000 cells x 80): div cold first call, div and grad steady;
+- cartesian dace:cpu (issue 42): cold build, warm build (new process), steady, tiny, where the
+  interpreter has DaCe (``--only dace`` runs this and gt:cpu_ifirst alone).
 
 Prints the median over repeats of every figure, per interpreter.
 """
@@ -29,10 +31,33 @@ from collections import defaultdict
 import _yardstick
 
 
-def one_repeat(python: str, quick: bool) -> dict[str, float]:
+def cartesian_figures(python: str, backend: str, lap: list[str], cache: str) -> dict[str, float]:
+    """Cold build, warm build (a new process, same cache), steady and tiny call of the GTScript
+    Laplacian on ``backend``; none where the interpreter cannot build for it (no DaCe)."""
+    label = backend.replace("gt:", "").replace(":", " ")
+    try:
+        cold = _yardstick.run_workload(python, "cart_lap", backend, *lap, cache_dir=cache)
+        warm = _yardstick.run_workload(python, "cart_lap", backend, *lap, cache_dir=cache)
+    except Exception as error:  # e.g. released without dace installed
+        print(f"{python}: {backend} skipped ({type(error).__name__})")
+        return {}
+    return {
+        f"cartesian {label} cold build s": cold["build_s"],
+        f"cartesian {label} warm build s": warm["build_s"],
+        f"cartesian {label} steady ms": 1e3 * warm["steady_median_s"],
+        f"cartesian {label} tiny µs": 1e6 * warm["small_call_median_s"],
+    }
+
+
+def one_repeat(python: str, quick: bool, only: str | None = None) -> dict[str, float]:
     lap = ["64", "8"] if quick else []
     mesh = ["20", "8"] if quick else []
     figures: dict[str, float] = {}
+    if only == "dace":
+        with tempfile.TemporaryDirectory(prefix="gt4py-cache-") as cache:
+            figures.update(cartesian_figures(python, "dace:cpu", lap, cache))
+            figures.update(cartesian_figures(python, "gt:cpu_ifirst", lap, cache))
+        return figures
     with tempfile.TemporaryDirectory(prefix="gt4py-cache-") as cache:
         cold = _yardstick.run_workload(python, "next_lap", "gtfn_cpu", *lap, cache_dir=cache)
         warm = _yardstick.run_workload(python, "next_lap", "gtfn_cpu", *lap, cache_dir=cache)
@@ -66,6 +91,7 @@ def one_repeat(python: str, quick: bool) -> dict[str, float]:
         figures["unstructured div cold first call s"] = mesh_run["div_first_s"]
         figures["unstructured div steady ms"] = 1e3 * mesh_run["div_steady_s"]
         figures["unstructured grad steady ms"] = 1e3 * mesh_run["grad_steady_s"]
+        figures.update(cartesian_figures(python, "dace:cpu", lap, cache))
     return figures
 
 
@@ -74,6 +100,9 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--quick", action="store_true", help="small sizes (a smoke run)")
     parser.add_argument("--json", help="also write the medians here")
+    parser.add_argument(
+        "--only", choices=["dace"], help="dace: only the GTScript dace:cpu / gt:cpu_ifirst rows"
+    )
     args = parser.parse_args()
     interpreters = _yardstick.interpreters()
     if "released 1.2.3" not in interpreters:
@@ -81,7 +110,7 @@ def main() -> None:
     samples: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     for repeat in range(args.repeats):
         for label, python in interpreters.items():
-            figures = one_repeat(python, args.quick)
+            figures = one_repeat(python, args.quick, args.only)
             for name, value in figures.items():
                 samples[label][name].append(value)
             print(f"repeat {repeat + 1}/{args.repeats}: {label} {json.dumps(figures)}", flush=True)
@@ -90,12 +119,15 @@ def main() -> None:
         for label, figures in samples.items()
     }
     labels = list(interpreters)
-    names = list(next(iter(medians.values())))
+    names = list(dict.fromkeys(n for figures in medians.values() for n in figures))
     width = max(len(n) for n in names)
     print(f"\nmedians over {args.repeats} repeats")
     print(f"{'':{width}}  " + "  ".join(f"{label:>15}" for label in labels))
     for name in names:
-        print(f"{name:{width}}  " + "  ".join(f"{medians[label][name]:15.3f}" for label in labels))
+        print(
+            f"{name:{width}}  "
+            + "  ".join(f"{medians[label].get(name, float('nan')):15.3f}" for label in labels)
+        )
     if args.json:
         with open(args.json, "w") as handle:
             json.dump({"repeats": args.repeats, "medians": medians}, handle, indent=2)

@@ -416,11 +416,11 @@ def _fill_build_info(
     """Released's ``build_info`` keys: seconds spent parsing (frontend to analysis),
     generating code, compiling, loading, and in all (``module_time``); zeros for the steps a
     cache hit skipped."""
-    from ._pipeline import ANALYSIS, CPP, CU, FRONTEND, IR, PY, SO
+    from ._pipeline import ANALYSIS, CPP, CU, FRONTEND, IR, PY, SDFG, SO
 
     now = time.perf_counter()
     build_info["parse_time"] = sum(durations.get(s.name, 0.0) for s in (FRONTEND, IR, ANALYSIS))
-    build_info["codegen_time"] = sum(durations.get(s.name, 0.0) for s in (PY, CPP, CU))
+    build_info["codegen_time"] = sum(durations.get(s.name, 0.0) for s in (SDFG, PY, CPP, CU))
     build_info["build_time"] = durations.get(SO.name, 0.0)
     build_info["load_time"] = now - loading
     build_info["module_time"] = now - started
