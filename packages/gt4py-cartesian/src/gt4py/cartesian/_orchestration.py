@@ -1,0 +1,420 @@
+"""DaCe orchestration: stencils as SDFG-convertible objects, and orchestrated programs whose
+compiled SDFG is keyed on what the user wrote (ADR 0042).
+
+Two parts, both imported only when used (importing gt4py never imports DaCe):
+
+- The stencil side of DaCe's SDFG-convertible protocol (``__sdfg__``,
+  ``__sdfg_signature__``, ``__sdfg_closure__``, ``closure_resolver``), which
+  :class:`~gt4py.cartesian.stencil_object.StencilObject` and ``lazy_stencil``'s objects
+  forward to: a ``dace.program`` calling several stencils becomes one SDFG.
+- :func:`program`: a ``dace.program`` whose build is looked up in gt4py's build cache under a
+  strict key of the function's source, the values its code names (stencils by their cache
+  keys), the arguments' types and shapes, and the DaCe, gt4py and Python versions. A warm
+  start in a new process computes that key and loads the compiled library: DaCe neither
+  parses the Python nor simplifies the SDFG.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import json
+import pathlib
+import platform
+import shutil
+import sys
+import textwrap
+import threading
+import types
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+
+from gt4py.infra import fingerprinting
+from gt4py.infra.caching import BuildDirCache, CacheKey
+
+from ._version import __version__
+
+
+#: The cache namespace of orchestrated programs' compiled SDFGs.
+CACHE_NAMESPACE = "cartesian/orchestration"
+_CALL_FILE = "call.json"  # the arguments' order and the closure arrays' expressions
+_SDFG_FILE = "program.sdfgz"
+
+DACE_BACKENDS = ("dace:cpu", "dace:cpu_kfirst", "dace:cpu_KJI", "dace:gpu", "dace:gpu_IJK")
+#: The stencil arguments that are call options, not data (never part of the SDFG).
+_CALL_OPTIONS = frozenset({"origin", "domain", "validate_args", "exec_info"})
+
+
+class OrchestrationError(TypeError):
+    """A stencil or program cannot take part in a DaCe-orchestrated program."""
+
+
+def _require_dace() -> Any:
+    try:
+        import dace
+    except ImportError:
+        raise OrchestrationError(
+            "DaCe orchestration needs DaCe: install the extra, "
+            "pip install 'gt4py-cartesian[dace]'"
+        ) from None
+    return dace
+
+
+# -- the stencil side of the protocol -------------------------------------------------------------
+def stencil_signature(stencil: Any) -> tuple[list[str], list[str]]:
+    """``__sdfg_signature__``: every argument name a call may give (fields and scalars, in the
+    definition's order; not the call options), and the compile-time ones (none)."""
+    require_dace_backend(stencil)
+    return [n for n in stencil._names if n not in _CALL_OPTIONS], []
+
+
+def require_dace_backend(stencil: Any) -> None:
+    backend = stencil.backend
+    if backend not in DACE_BACKENDS:
+        raise OrchestrationError(
+            f"stencil {stencil.name!r} is built for {backend!r}: only the DaCe backends "
+            f"({', '.join(DACE_BACKENDS)}) can run inside a DaCe-orchestrated program"
+        )
+
+
+def stencil_sdfg(
+    stencil: Any, args: tuple[Any, ...], kwargs: Mapping[str, Any], origin: Any, domain: Any
+) -> Any:
+    """``__sdfg__``: the stencil's SDFG for these arguments (arrays or DaCe data descriptors),
+    origins and domain. The SDFG is the ``sdfg`` stage of the stencil's cache entry (the DaCe
+    backends' pipeline produces it), with the origins and the domain fixed."""
+    require_dace_backend(stencil)
+    _require_dace()
+    import importlib
+
+    try:  # the DaCe backends' SDFG generator (issue 42 item 2)
+        generator = importlib.import_module("gt4py.cartesian._dace")
+    except ModuleNotFoundError:
+        raise OrchestrationError(
+            f"stencil {stencil.name!r} ({stencil.backend}): this gt4py's DaCe backends do "
+            "not generate SDFGs yet"
+        ) from None
+    return generator.frozen_sdfg(stencil, args, kwargs, origin=origin, domain=domain)
+
+
+def empty_closure() -> Any:
+    """``closure_resolver``: a stencil brings no arrays or constants into the program."""
+    return _require_dace().frontend.python.common.SDFGClosure()
+
+
+# -- orchestrated programs ------------------------------------------------------------------------
+def program(func: Callable[..., Any] | None = None) -> Any:
+    """Orchestrate ``func`` (a function, or a method: ``self`` is its first parameter) with
+    DaCe: its first call parses it into one SDFG (stencils included), compiles it, and stores
+    the library in gt4py's build cache; later calls, in this or any process, with arguments
+    of the same types and shapes and the same values in the code's closure, load it."""
+    if func is None:
+        return program
+    if not callable(func):
+        raise TypeError(f"program() takes a function, got {type(func).__name__}")
+    return Program(func)
+
+
+class Program:
+    """An orchestrated function; bound to an object when it is a method."""
+
+    def __init__(self, func: Callable[..., Any], obj: Any = None) -> None:
+        self.func = func
+        self.obj = obj
+        self.__name__ = getattr(func, "__name__", "program")
+        self.__doc__ = func.__doc__
+        self._source, self._names = _source_and_names(func)
+        self._static: tuple[tuple[Any, ...], dict[str, str]] | None = None
+        self._loaded: dict[str, Any] = {}  # digest -> (CompiledSDFG, call info)
+        self._lock = threading.Lock()
+        #: Per call path: "hit" (loaded from the cache) or "built"; for tests and benchmarks.
+        self.last_outcome = ""
+
+    def __get__(self, obj: Any, objtype: Any = None) -> Any:
+        if obj is None:
+            return self
+        bound = obj.__dict__.get(f"__gt_program_{self.__name__}") if hasattr(obj, "__dict__") else None
+        if bound is None:
+            bound = Program(self.func, obj)
+            try:
+                obj.__dict__[f"__gt_program_{self.__name__}"] = bound
+            except (AttributeError, TypeError):
+                pass
+        return bound
+
+    # -- keys -----------------------------------------------------------------------------------
+    def _closure_values(self) -> tuple[Any, ...]:
+        scope = _scope(self.func, self.obj)
+        return tuple(_resolve(chain, scope) for chain in self._names)
+
+    def static_parts(self) -> dict[str, str]:
+        """The key's parts that do not depend on the call's arguments."""
+        values = self._closure_values()
+        cached = self._static
+        if cached is not None and len(cached[0]) == len(values):
+            if all(a is b for a, b in zip(cached[0], values, strict=True)):
+                return cached[1]
+        dace = _require_dace()
+        parts = {
+            "source": fingerprinting.strict(self._source),
+            "closure": fingerprinting.strict(
+                [(".".join(c), _key_of(v, ".".join(c))) for c, v in zip(self._names, values, strict=True)]
+            ),
+            "versions": fingerprinting.strict(
+                (dace.__version__, __version__, platform.python_version(), np.__version__)
+            ),
+            "dace_config": fingerprinting.strict(
+                tuple(
+                    str(dace.Config.get(*path))
+                    for path in (
+                        ("compiler", "cpu", "executable"),
+                        ("compiler", "cpu", "args"),
+                        ("compiler", "build_type"),
+                        ("optimizer", "autooptimize"),
+                    )
+                )
+            ),
+        }
+        self._static = (values, parts)
+        return parts
+
+    def key(self, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> CacheKey:
+        return CacheKey(
+            {**self.static_parts(), "arguments": fingerprinting.strict(_arguments_key(args, kwargs))}
+        )
+
+    # -- calling --------------------------------------------------------------------------------
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        key = self.key(args, kwargs)
+        with self._lock:
+            loaded = self._loaded.get(key.digest)
+        if loaded is None:
+            loaded = self._load_or_build(key, args, kwargs)
+            with self._lock:
+                self._loaded[key.digest] = loaded
+        else:
+            self.last_outcome = "hit"
+        compiled, call = loaded
+        return compiled(**self._sdfg_arguments(compiled, call, args, kwargs))
+
+    def _load_or_build(self, key: CacheKey, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> Any:
+        cache = BuildDirCache(CACHE_NAMESPACE)
+        built: list[bool] = []
+
+        def build(directory: pathlib.Path) -> None:
+            self._build(directory, args, kwargs)
+            built.append(True)
+
+        entry = cache.get_or_build(key, build, label=f"orchestrated program {self.__name__}")
+        self.last_outcome = "built" if built else "hit"
+        return _load(entry)
+
+    def _dace_program(self) -> Any:
+        dace = _require_dace()
+        from dace.frontend.python.parser import DaceProgram
+
+        prog = DaceProgram(
+            self.func, [], {}, False, dace.DeviceType.CPU, method=self.obj is not None
+        )
+        if self.obj is not None:
+            prog.methodobj = self.obj
+        return prog
+
+    def _build(self, directory: pathlib.Path, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> None:
+        prog = self._dace_program()
+        sdfg = prog.to_sdfg(*args, **kwargs, simplify=True)
+        closure = {name: qualname for name, (qualname, *_) in prog.resolver.closure_arrays.items()}
+        build_dir = directory / "dace"
+        sdfg.build_folder = str(build_dir)
+        sdfg.compile(validate=True)
+        library = f"lib{sdfg.name}.so"
+        stub = f"libdacestub_{sdfg.name}.so"
+        for name in (library, stub):
+            shutil.copy2(build_dir / "build" / name, directory / name)
+        sdfg.save(str(directory / _SDFG_FILE), compress=True)
+        shutil.rmtree(build_dir)  # CMake's files name the temp path; the sources are in the SDFG
+        call = {
+            "argnames": list(prog.argnames),
+            "closure": closure,
+            "library": library,
+            "stub": stub,
+        }
+        (directory / _CALL_FILE).write_text(json.dumps(call))
+
+    def _sdfg_arguments(
+        self, compiled: Any, call: Mapping[str, Any], args: tuple[Any, ...], kwargs: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        from dace.data import create_datadescriptor
+        from dace.frontend.python.parser import infer_symbols_from_datadescriptor
+
+        given = dict(zip(call["argnames"], args))
+        given.update(kwargs)
+        if call["closure"]:
+            scope = _scope(self.func, self.obj)
+            for name, qualname in call["closure"].items():
+                given[name] = eval(qualname, scope)  # noqa: S307 - DaCe's own closure expression
+        sdfg = compiled.sdfg
+        wanted = sdfg.arglist()
+        result = {k: v for k, v in given.items() if k in wanted}
+        result.update(
+            infer_symbols_from_datadescriptor(
+                sdfg, {k: create_datadescriptor(v) for k, v in result.items()}
+            )
+        )
+        return result
+
+
+def _load(entry: pathlib.Path) -> tuple[Any, Mapping[str, Any]]:
+    import dace
+    from dace.codegen.compiler import get_program_handle
+
+    call = json.loads((entry / _CALL_FILE).read_text())
+    sdfg = dace.SDFG.from_file(str(entry / _SDFG_FILE))
+    compiled = get_program_handle(entry / call["library"], sdfg, entry / call["stub"])
+    return compiled, call
+
+
+# -- what the code names, and its key -------------------------------------------------------------
+def _source_and_names(func: Callable[..., Any]) -> tuple[str, list[tuple[str, ...]]]:
+    """The function's source and the name chains its code reads from outside (globals,
+    closure cells, ``self.a.b`` for methods), in order of first use."""
+    try:
+        source = textwrap.dedent(inspect.getsource(func))
+    except (OSError, TypeError) as error:
+        raise OrchestrationError(
+            f"cannot orchestrate {getattr(func, '__qualname__', func)!r}: its source is not "
+            f"available ({error}); orchestrated programs are keyed on their source"
+        ) from None
+    tree = ast.parse(source)
+    fdef = next(n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
+    params = [a.arg for a in (*fdef.args.posonlyargs, *fdef.args.args, *fdef.args.kwonlyargs)]
+    method_self = params[0] if params and params[0] == "self" else None
+    local = set(params) - ({method_self} if method_self else set())
+    for node in ast.walk(fdef):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            local.add(node.id)
+    chains: list[tuple[str, ...]] = []
+    fdef.decorator_list = []  # the decorators are not what the program runs
+    for node in ast.walk(fdef):
+        chain = _chain(node)
+        if chain is None or chain[0] in local or chain in chains:
+            continue
+        if chain[0] == method_self and len(chain) == 1:
+            continue
+        chains.append(chain)
+    # a longer chain covers the shorter ones only for `self` (its attributes are the state)
+    return source, chains
+
+
+def _chain(node: ast.AST) -> tuple[str, ...] | None:
+    if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+        return (node.id,)
+    if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
+        parts = [node.attr]
+        value = node.value
+        while isinstance(value, ast.Attribute):
+            parts.append(value.attr)
+            value = value.value
+        if isinstance(value, ast.Name) and value.id == "self":
+            return ("self", *reversed(parts))
+    return None
+
+
+def _scope(func: Callable[..., Any], obj: Any) -> dict[str, Any]:
+    scope = dict(getattr(func, "__globals__", {}))
+    closure = getattr(func, "__closure__", None) or ()
+    for name, cell in zip(func.__code__.co_freevars, closure, strict=True):
+        try:
+            scope[name] = cell.cell_contents
+        except ValueError:
+            pass
+    if obj is not None:
+        scope["self"] = obj
+    return scope
+
+
+_MISSING = object()
+
+
+def _resolve(chain: tuple[str, ...], scope: Mapping[str, Any]) -> Any:
+    value = scope.get(chain[0], _MISSING)
+    if value is _MISSING:
+        import builtins
+
+        value = getattr(builtins, chain[0], _MISSING)
+    for attr in chain[1:]:
+        if value is _MISSING:
+            break
+        value = getattr(value, attr, _MISSING)
+    return value
+
+
+def _key_of(value: Any, where: str, depth: int = 0) -> Any:
+    """A strict-fingerprintable stand-in for a closure value; an error names what cannot be
+    keyed."""
+    if value is _MISSING:
+        return "<absent>"
+    if value is None or isinstance(value, (bool, int, float, complex, str, bytes)):
+        return value
+    if isinstance(value, np.ndarray):  # a closure array is passed at call time: its type only
+        return ("array", value.dtype.str, value.shape, value.strides)
+    if isinstance(value, (np.generic, np.dtype)):
+        return value
+    if isinstance(value, types.ModuleType):
+        return ("module", value.__name__)
+    stencil_key = getattr(value, "_gt_cache_key_", None)
+    if isinstance(stencil_key, str):  # a StencilObject
+        return ("stencil", stencil_key)
+    if hasattr(value, "definition") and hasattr(value, "_build_args"):  # a lazy stencil
+        return ("stencil", value._lazy_cache_key())
+    if isinstance(value, Program):
+        return ("program", value._source, _nested_key(value.func, value.obj, where, depth))
+    if isinstance(value, (tuple, list)):
+        return type(value)(_key_of(v, f"{where}[{i}]", depth) for i, v in enumerate(value))
+    if isinstance(value, types.FunctionType):
+        if value.__module__ and (value.__module__.startswith(("dace", "numpy", "math"))):
+            return ("function", value.__module__, value.__qualname__)
+        return ("function", *_source_and_names(value)[:1], _nested_key(value, None, where, depth))
+    if isinstance(value, (types.BuiltinFunctionType, np.ufunc)):
+        return ("builtin", getattr(value, "__module__", ""), value.__qualname__ if hasattr(value, "__qualname__") else value.__name__)
+    if isinstance(value, type):
+        return ("type", value.__module__, value.__qualname__)
+    dace = sys.modules.get("dace")
+    if dace is not None:
+        from dace.frontend.python.parser import DaceProgram
+
+        if isinstance(value, DaceProgram):
+            return ("dace.program", _key_of(value.f, where, depth))
+        if isinstance(value, dace.symbolic.symbol):
+            return ("symbol", str(value))
+        if isinstance(value, dace.dtypes.typeclass):
+            return ("dtype", value.to_string())
+    raise OrchestrationError(
+        f"orchestrated program: cannot key {where!r} (a {type(value).__qualname__}); its key "
+        "takes numbers, strings, arrays (their type), modules, functions, stencils, "
+        "orchestrated programs and tuples or lists of these"
+    )
+
+
+def _nested_key(func: Callable[..., Any], obj: Any, where: str, depth: int) -> Any:
+    if depth > 20:  # a recursive function names itself: its source is keyed already
+        return "<recursion>"
+    _, names = _source_and_names(func)
+    scope = _scope(func, obj)
+    return [(".".join(c), _key_of(_resolve(c, scope), f"{where}.{'.'.join(c)}", depth + 1)) for c in names]
+
+
+def _arguments_key(args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> Any:
+    def one(value: Any) -> Any:
+        if isinstance(value, np.ndarray):
+            return ("array", value.dtype.str, value.shape, value.strides)
+        if hasattr(value, "__array_interface__") or hasattr(value, "__cuda_array_interface__"):
+            face = getattr(value, "__array_interface__", None) or value.__cuda_array_interface__
+            return ("array", face["typestr"], tuple(face["shape"]), face.get("strides"))
+        if isinstance(value, (bool, int, float, complex, np.generic)):
+            return ("scalar", type(value).__qualname__)
+        return _key_of(value, "argument")
+
+    return ([one(a) for a in args], sorted((k, one(v)) for k, v in kwargs.items()))

@@ -1,0 +1,211 @@
+"""DaCe orchestration (issue 42 items 3-4, ADR 0042): the stencils' side of DaCe's
+SDFG-convertible protocol, and orchestrated programs keyed on what the user wrote so that a
+warm start in a new process neither parses nor optimises."""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+from gt4py.cartesian import gtscript
+from gt4py.cartesian.gtscript import PARALLEL, Field, computation, interval
+
+
+dace = pytest.importorskip("dace")
+
+from gt4py.cartesian._orchestration import OrchestrationError, Program, program  # noqa: E402
+
+
+def _copy_plus_one(a: Field[float], b: Field[float]):  # type: ignore[valid-type]
+    with computation(PARALLEL), interval(...):
+        b = a + 1.0
+
+
+def _double(a: Field[float], b: Field[float]):  # type: ignore[valid-type]
+    with computation(PARALLEL), interval(...):
+        b = 2.0 * a
+
+
+# -- the stencil side -----------------------------------------------------------------------------
+def test_a_numpy_stencil_refuses_every_protocol_method_naming_its_backend() -> None:
+    stencil = gtscript.stencil("numpy", _copy_plus_one)
+    calls = [
+        lambda: stencil.__sdfg_signature__(),
+        lambda: stencil.__sdfg_closure__(),
+        lambda: stencil.closure_resolver({}, set()),
+        lambda: stencil.__sdfg__(np.zeros((3, 3, 3)), np.zeros((3, 3, 3))),
+    ]
+    for call in calls:
+        with pytest.raises(TypeError, match=r"'_copy_plus_one' is built for 'numpy': only the DaCe"):
+            call()
+
+
+def test_a_lazy_numpy_stencil_refuses_without_being_built() -> None:
+    lazy = gtscript.lazy_stencil("numpy", _copy_plus_one)
+    with pytest.raises(OrchestrationError, match="built for 'numpy'"):
+        lazy.__sdfg_signature__()
+    assert lazy._implementation is None
+
+
+def test_a_dace_program_calling_a_numpy_stencil_fails_naming_the_backend() -> None:
+    stencil = gtscript.stencil("numpy", _copy_plus_one)
+
+    @dace.program
+    def calls_a_numpy_stencil(a: dace.float64[4, 4, 4], b: dace.float64[4, 4, 4]):
+        stencil(a, b)
+
+    with pytest.raises(TypeError, match="built for 'numpy'"):
+        calls_a_numpy_stencil.to_sdfg()
+
+
+# -- keys -----------------------------------------------------------------------------------------
+def test_the_key_names_each_stencil_by_its_cache_key() -> None:
+    first = gtscript.stencil("numpy", _copy_plus_one)
+    again = gtscript.stencil("numpy", _copy_plus_one)
+    other = gtscript.stencil("numpy", _double)
+    lazy = gtscript.lazy_stencil("numpy", _copy_plus_one)
+    assert first._gt_cache_key_ and first._gt_cache_key_ == again._gt_cache_key_
+    assert first._gt_cache_key_.startswith(first._gt_id_)
+    assert lazy._lazy_cache_key() == first._gt_cache_key_
+    assert lazy._implementation is None  # keyed without building
+
+    class Component:
+        def __init__(self, stencil):
+            self.stencil = stencil
+
+        @program
+        def __call__(self, a, b):
+            self.stencil(a, b)
+
+    key = lambda stencil: Component(stencil).__call__.static_parts()  # noqa: E731
+    assert key(first) == key(again) == key(lazy)
+    changed = {k for k in key(first) if key(first)[k] != key(other)[k]}
+    assert changed == {"closure"}
+
+
+def test_a_closure_value_that_cannot_be_keyed_is_an_error_naming_it() -> None:
+    class Opaque:
+        pass
+
+    thing = Opaque()
+
+    @program
+    def uses_opaque(a):
+        a[:] = thing.value
+
+    with pytest.raises(OrchestrationError, match=r"cannot key 'thing' \(a .*Opaque\)"):
+        uses_opaque.static_parts()
+
+
+def test_a_function_without_source_is_refused() -> None:
+    namespace: dict[str, object] = {}
+    exec("def no_source(a):\n    a[:] = 1.0\n", namespace)  # noqa: S102
+    with pytest.raises(OrchestrationError, match="its source is not available"):
+        program(namespace["no_source"])
+
+
+# -- build once, load everywhere ------------------------------------------------------------------
+_MODULE = '''
+import numpy as np
+from gt4py.cartesian._orchestration import program
+
+SCALE = {scale}
+
+
+def helper(a, b):
+    b[:] = a * SCALE
+
+
+@program
+def step(a, b, c):
+    helper(a, b)
+    c[:] = b + a
+'''
+
+_RUN = """
+import sys, numpy as np
+sys.path.insert(0, {folder!r})
+{forbid}
+import component
+a = np.random.default_rng(0).random({shape}); b = np.zeros_like(a); c = np.zeros_like(a)
+component.step(a, b, c)
+assert np.allclose(c, (component.SCALE + 1.0) * a), "wrong result"
+print("OUTCOME", component.step.last_outcome)
+"""
+
+# A warm start must not parse: DaCe's Python frontend and its simplification are made to fail.
+_FORBID = """
+import dace.frontend.python.parser as parser, dace.sdfg.sdfg as sdfg
+def refuse(*args, **kwargs): raise AssertionError("parsed or optimised on a warm start")
+parser.DaceProgram.to_sdfg = parser.DaceProgram._parse = refuse
+parser.DaceProgram.closure_resolver = refuse
+sdfg.SDFG.simplify = sdfg.SDFG.compile = refuse
+"""
+
+
+def _run(folder: pathlib.Path, cache: pathlib.Path, shape: tuple[int, ...], forbid: bool) -> str:
+    script = _RUN.format(folder=str(folder), shape=shape, forbid=_FORBID if forbid else "")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GT4PY_")}
+    env["GT4PY_BUILD_CACHE_DIR"] = str(cache)
+    result = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(script)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        cwd=folder,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result.stdout.split("OUTCOME ")[-1].strip()
+
+
+@pytest.mark.slow
+def test_a_warm_start_in_a_new_process_neither_parses_nor_optimises(tmp_path) -> None:
+    folder, cache = tmp_path / "user", tmp_path / "cache"
+    folder.mkdir()
+    (folder / "component.py").write_text(_MODULE.format(scale=2.0))
+    assert _run(folder, cache, (4, 5, 6), forbid=False) == "built"
+    assert _run(folder, cache, (4, 5, 6), forbid=True) == "hit"
+    # what the user wrote changed: a closure value two calls deep -> built again, right result
+    (folder / "component.py").write_text(_MODULE.format(scale=3.0))
+    assert _run(folder, cache, (4, 5, 6), forbid=False) == "built"
+    # other shapes are another program (DaCe specialises on them)
+    assert _run(folder, cache, (3, 5, 6), forbid=False) == "built"
+    assert _run(folder, cache, (3, 5, 6), forbid=True) == "hit"
+    entries = list((cache / "cartesian" / "orchestration" / "_dirs").iterdir())
+    assert len(entries) == 3
+    assert {p.name for p in entries[0].iterdir()} >= {"program.sdfgz", "call.json"}
+
+
+@pytest.mark.slow
+def test_a_damaged_entry_is_rebuilt(tmp_path) -> None:
+    folder, cache = tmp_path / "user", tmp_path / "cache"
+    folder.mkdir()
+    (folder / "component.py").write_text(_MODULE.format(scale=2.0))
+    assert _run(folder, cache, (4, 4, 4), forbid=False) == "built"
+    (entry,) = (cache / "cartesian" / "orchestration" / "_dirs").iterdir()
+    library = next(entry.glob("libstep.so"))
+    library.chmod(0o644)
+    library.write_bytes(b"not a library")
+    assert _run(folder, cache, (4, 4, 4), forbid=False) == "built"
+    assert _run(folder, cache, (4, 4, 4), forbid=True) == "hit"
+
+
+def test_a_method_is_keyed_on_the_state_it_reads() -> None:
+    class Scaled:
+        def __init__(self, factor: float) -> None:
+            self.factor = factor
+
+        @program
+        def __call__(self, a, b):
+            b[:] = a * self.factor
+
+    assert isinstance(Scaled(2.0).__call__, Program)
+    assert Scaled(2.0).__call__.static_parts() == Scaled(2.0).__call__.static_parts()
+    assert Scaled(2.0).__call__.static_parts() != Scaled(3.0).__call__.static_parts()
