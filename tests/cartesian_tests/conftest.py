@@ -43,8 +43,29 @@ BACKENDS = [
     # emulated (<gt4py/cuda_emulation.hpp>), on the suite's numpy arrays: the kernels' logic
     # runs everywhere, with numpy/debug as the oracle (a test-only backend).
     pytest.param("gt:gpu_emulated", marks=pytest.mark.slow),
+    # DaCe (ADR 0041): GTScript -> SDFG -> DaCe's C++ -> infra's native build; skipped
+    # without the dace extra. Each stencil is one C++20 compile of DaCe's runtime headers.
+    *(
+        pytest.param(
+            name,
+            marks=[
+                pytest.mark.slow,
+                pytest.mark.skipif(
+                    importlib.util.find_spec("dace") is None, reason="needs the dace extra"
+                ),
+            ],
+        )
+        for name in ("dace:cpu", "dace:cpu_kfirst")
+    ),
 ]
-CPP_BACKENDS = ("gt:cpu_ifirst", "gt:cpu_kfirst", "gt:gpu", "gt:gpu_emulated")
+CPP_BACKENDS = (
+    "gt:cpu_ifirst",
+    "gt:cpu_kfirst",
+    "gt:gpu",
+    "gt:gpu_emulated",
+    "dace:cpu",
+    "dace:cpu_kfirst",
+)
 #: The test-only backends running the gt:gpu code on the host (numpy arrays).
 EMULATED_GPU_BACKENDS = ("gt:gpu_emulated",)
 

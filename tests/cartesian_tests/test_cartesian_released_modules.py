@@ -61,13 +61,13 @@ def test_from_name_of_an_unknown_backend_lists_the_registered_ones() -> None:
         gt_backend.from_name("gt:cpu")
 
 
-def test_dace_backends_fail_before_any_work_naming_what_to_use() -> None:
+def test_dace_gpu_backends_fail_before_any_work_naming_what_to_use() -> None:
     def copy(a: Field[float], b: Field[float]):
         with computation(PARALLEL), interval(...):
             b = a
 
-    with pytest.raises(gtscript.GTScriptError, match=r"'dace:cpu'.*use 'gt:cpu_ifirst'"):
-        gtscript.stencil("dace:cpu", copy)
+    with pytest.raises(gtscript.GTScriptError, match=r"'dace:gpu'.*CPUs only.*use 'gt:gpu'"):
+        gtscript.stencil("dace:gpu", copy)
 
 
 # -- config ---------------------------------------------------------------------------------------

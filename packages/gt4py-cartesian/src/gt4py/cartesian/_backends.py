@@ -144,24 +144,21 @@ for _name in ("gt:gpu", "cuda", "gt:gpu_emulated"):
 
 # The DaCe backends (released's names and storage layouts, gt4py.storage): registered always,
 # so that frameworks resolve them (NDSL does at import: ``backend.from_name("dace:gpu")``).
-# Building a stencil for one is issue 42's work; until then the availability check says so
-# before any work is done (ADR 0040).
+# Building needs DaCe (the ``dace`` extra); the availability check says so before any work,
+# without importing DaCe (ADR 0041).
+_DACE = "gt4py.cartesian._dace._build"
 for _name in ("dace:cpu", "dace:cpu_kfirst", "dace:cpu_KJI", "dace:gpu", "dace:gpu_IJK"):
     register_backend(
         Backend(
             _name,
-            (*_COMMON_STEPS,),
-            availability="gt4py.cartesian._backends:dace_availability",
+            (
+                *_COMMON_STEPS,
+                (p.SDFG, f"{_DACE}:sdfg_stage"),
+                (p.CPP, f"{_DACE}:cpp_source"),
+                (p.SO, f"{_DACE}:build_extension"),
+            ),
+            packager=f"{_DACE}:entry",
+            availability=f"{_DACE}:dace_availability",
         )
     )
 del _name
-
-
-def dace_availability(name: str) -> str | None:
-    """Why the DaCe backend ``name`` cannot build stencils: this gt4py does not generate
-    SDFGs yet (whether or not DaCe is installed)."""
-    return (
-        f"backend {name!r} is registered (its storage layout, backend.from_name) but this "
-        "gt4py cannot build DaCe stencils yet; use 'gt:cpu_ifirst' / 'gt:cpu_kfirst' on CPUs "
-        "or 'gt:gpu' on GPUs"
-    )

@@ -72,11 +72,21 @@ def _module_name(stencil_name: str) -> str:
     return "gtcpp_" + re.sub(r"[^A-Za-z0-9_]", "_", stencil_name)
 
 
-def build(name: str, sources: Mapping[str, str], *, stencil: str, backend: str) -> pathlib.Path:
-    """Build the extension; a compiler error becomes a ``StencilCompilationError``."""
+def build(
+    name: str,
+    sources: Mapping[str, str],
+    *,
+    stencil: str,
+    backend: str,
+    options: Any = None,
+) -> pathlib.Path:
+    """Build the extension (with ``options``, else the backend's); a compiler error becomes a
+    ``StencilCompilationError``."""
     from gt4py.infra import native
 
-    if backend in EMULATED_BACKENDS:
+    if options is not None:
+        pass
+    elif backend in EMULATED_BACKENDS:
         options = _emulated_build_options(backend)
     elif backend in GPU_BACKENDS:
         options = _cuda_build_options(backend)

@@ -6,6 +6,8 @@ gt4py.next uses where the meaning matches:
 - ``numpy``, ``debug``: ``frontend → ir → analysis → py``
 - ``gt:cpu_ifirst``, ``gt:cpu_kfirst``: ``frontend → ir → analysis → cpp → so``
 - ``gt:gpu``, ``cuda``: ``frontend → ir → analysis → cu → so``
+- ``dace:cpu``, ``dace:cpu_kfirst``, ``dace:cpu_KJI``: ``frontend → ir → analysis → sdfg → cpp
+  → so`` (``_dace``)
 
 ``frontend`` is the parsed definition (its source and ``ast``, a ``SourceInfo``), ``ir`` the
 definition IR, ``analysis`` the analysed stencil, ``cpp``/``cu`` the generated source, ``so``
@@ -35,6 +37,7 @@ FRONTEND: Final = Stage("frontend", "py")  # the parsed definition; dumped as it
 IR: Final = Stage("ir", "txt")  # the definition IR (_ir.Stencil)
 ANALYSIS: Final = Stage("analysis", "txt")  # the analysed stencil (_analysis.AnalysedStencil)
 PY: Final = Stage("py", "py")  # the generated stencil module (numpy, debug)
+SDFG: Final = Stage("sdfg", "sdfg")  # the DaCe backends' dace.SDFG (dumped as its JSON)
 CPP: Final = Stage("cpp", "cpp")  # the generated C++ source
 CU: Final = Stage("cu", "cu")  # the generated CUDA source
 SO: Final = Stage("so", "so")  # the built extension (a pathlib.Path)
@@ -179,6 +182,10 @@ def render(stage: Stage, value: Any) -> str | bytes | None:
         return pprint.pformat(value, width=100) + "\n"
     if stage == ANALYSIS:
         return str(value.describe()) + "\n"
+    if stage == SDFG and not isinstance(value, str):
+        from ._dace._build import render_sdfg
+
+        return render_sdfg(value)
     if isinstance(value, str):
         return value
     extension: pathlib.Path = value  # the so stage

@@ -90,6 +90,11 @@ def stencil_identity(
         ),
         "extra_build_flags": fingerprinting.strict(_extra_build_flags(backend)),
     }
+    if backend.startswith("dace:"):
+        # DaCe's code generator and runtime headers make the built code (ADR 0041)
+        from ._dace._build import dace_version
+
+        parts["dace_version"] = fingerprinting.strict(dace_version())
     for ext_name, value in externals.items():
         parts[f"external.{ext_name}"] = fingerprinting.strict(_value_identity(value, ()))
     for path, identity in _read_values(info.tree, namespace, externals, ()).items():

@@ -1,0 +1,479 @@
+"""The analysed GTScript stencil as a ``dace.SDFG``, built with DaCe's Python API.
+
+The SDFG's structure (ADR 0041):
+
+- one state per horizontal statement, in the order the debug backend runs them
+  (``_analysis``); computations and their intervals in order (``run_order``);
+- PARALLEL: each top-level statement is a map over its compute extent (the domain extended
+  where a later statement reads a temporary it writes, as the other generators) times the
+  interval's levels; the map's parameters follow the backend's storage layout (outermost
+  first, from gt4py.storage's registry: ``KIJ`` for ``dace:cpu``, ``IJK`` for
+  ``dace:cpu_kfirst``, ``KJI`` for ``dace:cpu_KJI``);
+- FORWARD/BACKWARD: a ``LoopRegion`` over the interval's levels (``__k``) holding one state per
+  statement, each a map over the statement's horizontal extent;
+- the statement itself (assignments, ``if``/``else``, ``while``, horizontal regions, the math
+  builtins, absolute and variable K reads) is one C++ tasklet per map point, written by the
+  C++ backends' generator (``_cpp_codegen``) so that every operator keeps the semantics the
+  ``debug`` backend defines (``<gt4py/python_semantics.hpp>`` in the SDFG's global code);
+- temporaries are transients (zeroed in a first state, as every backend's temporaries),
+  laid out as the backend's layout with the halo the analysis gives them.
+
+The argument convention (what a caller, e.g. NDSL's orchestration, passes):
+
+- one array per field parameter, named as the field, over its axes then its data
+  dimensions, with strides ``__<field>_stride_<axis>`` (``<axis>``: ``I``, ``J``, ``K``,
+  ``D0``, ``D1``, ... for data dimensions; in elements) and the shape symbols
+  ``__<field>_size_<axis>``;
+- one scalar per scalar parameter, named as the parameter;
+- ``__I``, ``__J``, ``__K``: the compute domain's size;
+- ``__<field>_origin_<axis>``: the index of the compute domain's first point in the array
+  (per grid axis of the field; data dimensions have none);
+- ``__gt_kerror`` (only where the stencil reads K at an absolute or variable index): an
+  ``int64[3]`` the caller sets to ``-1, 0, 0``; a read outside the field's K size records
+  ``(field number, index, K size)`` there (the first one wins) and reads index 0 instead,
+  and the call then raises ``IndexError`` as on the other backends.
+
+Which of those symbols DaCe keeps as arguments (``sdfg.arglist()``) depends on their use:
+callers name arguments, they never count on positions.
+"""
+
+from __future__ import annotations
+
+import keyword
+from typing import Any
+
+import dace
+import numpy as np
+from dace import dtypes
+from dace.sdfg.state import LoopRegion
+
+from .. import _ir as ir
+from .._analysis import AnalysedStencil, iter_accesses
+from .._codegen_common import region_conditions, run_order
+from .._cpp_codegen import CPP_TYPES, CppGenerator, _constant, _Field, _ident, _position
+from .._errors import GTScriptDefinitionError
+
+
+#: The map and loop variables (never a user's name: those are ``u_``-prefixed in tasklets).
+INDEX = {"I": "__i", "J": "__j", "K": "__k"}
+DOMAIN = {"I": "__I", "J": "__J", "K": "__K"}
+KERROR = "__gt_kerror"
+KERROR_CONNECTOR = "__gt_kerr"  # the tasklets' pointer to it
+
+#: What every SDFG's code starts with: Python's operators and a checked K index.
+GLOBAL_CODE = r"""
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <gt4py/python_semantics.hpp>
+
+// Set by a failed check in this thread: a while loop whose condition reads out of range stops.
+static thread_local bool gt_kfailed = false;
+
+static inline std::int64_t gt_kcheck(std::int64_t index, std::int64_t size, std::int64_t field,
+                                      std::int64_t* error) {
+  if (index >= 0 && index < size) return index;
+  gt_kfailed = true;
+#pragma omp critical(gt_kindex_error)
+  if (error[0] < 0) {
+    error[0] = field;
+    error[1] = index;
+    error[2] = size;
+  }
+  return 0;
+}
+"""
+
+#: C++ words a field name would clash with in DaCe's generated signature.
+_CPP_WORDS = frozenset(
+    "alignas alignof and asm auto bool break case catch char class const constexpr continue "
+    "default delete do double else enum explicit export extern false float for friend goto if "
+    "inline int long mutable namespace new noexcept not nullptr operator or private protected "
+    "public register return short signed sizeof static struct switch template this throw true "
+    "try typedef typeid typename union unsigned using virtual void volatile while xor".split()
+)
+
+
+def stride_symbol(name: str, axis: str) -> str:
+    return f"__{name}_stride_{axis}"
+
+
+def size_symbol(name: str, axis: str) -> str:
+    return f"__{name}_size_{axis}"
+
+
+def origin_symbol(name: str, axis: str) -> str:
+    return f"__{name}_origin_{axis}"
+
+
+def axis_order(backend: str) -> str:
+    """The backend's axes from the outermost to the stride-1 one (gt4py.storage's registry)."""
+    from gt4py import storage
+
+    order = getattr(storage.backend_layout(backend).layout, "axis_order", None)
+    if order is None or sorted(order) != ["I", "J", "K"]:
+        raise ValueError(f"backend {backend!r} has no I, J, K axis order")
+    return str(order)
+
+
+def typeclass(dtype: str) -> Any:
+    return dtypes.dtype_to_typeclass(np.dtype(dtype).type)
+
+
+class TaskletCode(CppGenerator):
+    """One statement as the C++ code of a tasklet: fields are the tasklet's pointer
+    connectors (``u_<name>``), indexed with the strides and origins of the SDFG's symbols
+    (parameters) or with the transient's own layout (temporaries)."""
+
+    def __init__(self, analysed: AnalysedStencil, order: str) -> None:
+        self.analysed = analysed
+        self.order = list(order)
+        self.inner = self.order[-1]
+        stencil = analysed.ir
+        self.fields = {}
+        for p in stencil.params:
+            if isinstance(p, ir.FieldDecl):
+                self.fields[p.name] = _Field(
+                    p.name, CPP_TYPES[p.dtype], p.axes, tuple(p.data_dims), False
+                )
+        for t in stencil.temporaries:
+            self.fields[t.name] = _Field(
+                t.name, CPP_TYPES[t.dtype], t.axes, tuple(t.data_dims), True
+            )
+        self.field_ids = {name: n for n, name in enumerate(self.fields)}
+        self.lines = []
+        self.depth = 0
+        self.temp_sizes, self.temp_origins = self.temporary_layout()
+
+    def temporary_layout(self) -> tuple[dict[str, str], dict[str, int]]:
+        """Temporaries' sizes per axis (the domain and the analysis' halo) and where the
+        compute domain starts in them."""
+        halo, (k_lo, k_hi) = self.analysed.temp_halo, self.analysed.temp_k_halo
+        sizes = {
+            "I": f"(__I + {halo.i_hi - halo.i_lo})",
+            "J": f"(__J + {halo.j_hi - halo.j_lo})",
+            "K": f"(__K + {k_lo + k_hi})",
+        }
+        return sizes, {"I": -halo.i_lo, "J": -halo.j_lo, "K": k_lo}
+
+    def temporary_axes(self, field: _Field) -> list[str]:
+        """A temporary's axes from the outermost (data dimensions) to the stride-1 one."""
+        return [f"D{d}" for d in range(len(field.data_dims))] + [
+            a for a in self.order if a in field.axes
+        ]
+
+    def temporary_strides(self, field: _Field) -> dict[str, str]:
+        sizes = dict(self.temp_sizes, **{f"D{d}": str(n) for d, n in enumerate(field.data_dims)})
+        stride = "1"
+        strides: dict[str, str] = {}
+        for axis in reversed(self.temporary_axes(field)):
+            strides[axis] = stride
+            stride = f"{stride} * {sizes[axis]}"
+        return strides
+
+    def stride(self, name: str, axis: str) -> str:
+        field = self.fields[name]
+        if field.is_temporary:
+            return f"({self.temporary_strides(field)[axis]})"
+        return stride_symbol(name, axis)
+
+    def origin(self, name: str, axis: str) -> str:
+        if self.fields[name].is_temporary:
+            return str(self.temp_origins[axis])
+        return origin_symbol(name, axis)
+
+    def ksize(self, name: str) -> str:
+        if self.fields[name].is_temporary:
+            return self.temp_sizes["K"]
+        return size_symbol(name, "K")
+
+    def code(self, stmt: ir.Stmt, *, at_domain: bool) -> str:
+        self.lines = []
+        self.depth = 0
+        self.visit(stmt, at_domain=at_domain)
+        return "\n".join(self.lines)
+
+    def visit_Assign(self, stmt: ir.Assign, *, at_domain: bool) -> None:
+        target = self.access(stmt.target)
+        value = self.visit(stmt.value)
+        ctype = self.fields[stmt.target.name].cpp_type
+        line = f"{target} = gt4py::convert<{ctype}>({value});"
+        if stmt.target.name not in self.analysed.temp_names and not at_domain:
+            line = f"if (__i >= 0 && __i < __I && __j >= 0 && __j < __J) {line}"
+        self.emit(line)
+
+    def visit_HorizontalRegion(self, stmt: ir.HorizontalRegion, *, at_domain: bool) -> None:
+        checks = region_conditions(stmt, ("__i", "__j"), ("__I", "__J"), _position)
+        self.emit(f"if ({' && '.join(checks) or 'true'}) {{")
+        self.block(stmt.body, at_domain)
+        self.emit("}")
+
+    def visit_KIndex(self, e: ir.KIndex) -> str:
+        return "static_cast<std::int64_t>(__k)"
+
+    def visit_Constant(self, e: ir.Constant) -> str:
+        return _constant(e)
+
+    def access(self, ref: ir.FieldRef) -> str:
+        field = self.fields[ref.name]
+        name = ref.name
+        offsets = dict(zip("IJK", ref.offset, strict=True))
+        index = {
+            a: f"({INDEX[a]} + {offsets[a]} + {self.origin(name, a)})" for a in field.axes
+        }
+        fid = self.field_ids[name]
+        if ref.k_absolute is not None:
+            checked = f"{self.origin(name, 'K')} + ({self.visit(ref.k_absolute)})"
+            index["K"] = f"gt_kcheck({checked}, {self.ksize(name)}, {fid}, {KERROR_CONNECTOR})"
+        elif ref.k_variable is not None:
+            checked = f"{index['K']} + ({self.visit(ref.k_variable)})"
+            index["K"] = f"gt_kcheck({checked}, {self.ksize(name)}, {fid}, {KERROR_CONNECTOR})"
+        terms = [f"{index[a]} * {self.stride(name, a)}" for a in field.axes]
+        terms += [f"{i} * {self.stride(name, f'D{d}')}" for d, i in enumerate(ref.data_index)]
+        return f"{_ident(name)}[{' + '.join(terms) or '0'}]"
+
+
+def _check_name(name: str, loc: Any) -> None:
+    if name.startswith("__") or name in _CPP_WORDS or keyword.iskeyword(name):
+        raise GTScriptDefinitionError(
+            f"the DaCe backends cannot name an SDFG argument {name!r} (a C++ word or a name "
+            "starting with '__', reserved for the SDFG's symbols); rename the parameter",
+            loc=loc,
+        )
+
+
+def _interval_bound(pos: ir.AxisPosition) -> str:
+    base = "0" if pos.level == "start" else "__K"
+    return f"min(max({base} + ({pos.offset}), 0), __K)"
+
+
+class SDFGBuilder:
+    def __init__(self, analysed: AnalysedStencil, backend: str) -> None:
+        self.analysed = analysed
+        self.backend = backend
+        self.order = axis_order(backend)
+        self.code = TaskletCode(analysed, self.order)
+        self.sdfg = dace.SDFG(_sdfg_name(analysed.ir.name))
+        self.sdfg.append_global_code(GLOBAL_CODE)
+        self.checked_k = any(
+            isinstance(node, ir.FieldRef)
+            and (node.k_absolute is not None or node.k_variable is not None)
+            for node in analysed.ir.iter_tree()
+        )
+        self.count = 0
+
+    def symbol(self, name: str) -> Any:
+        if name not in self.sdfg.symbols:
+            self.sdfg.add_symbol(name, dace.int64)
+        return dace.symbol(name, dace.int64)
+
+    def add_arguments(self) -> None:
+        for axis in "IJK":
+            self.symbol(DOMAIN[axis])
+        for p in self.analysed.ir.params:
+            _check_name(p.name, self.analysed.ir.loc)
+            if isinstance(p, ir.ScalarDecl):
+                self.sdfg.add_scalar(p.name, typeclass(p.dtype))
+                continue
+            axes = [*p.axes, *(f"D{d}" for d in range(len(p.data_dims)))]
+            shape = [self.symbol(size_symbol(p.name, a)) for a in p.axes] + list(p.data_dims)
+            strides = [self.symbol(stride_symbol(p.name, a)) for a in axes]
+            for a in p.axes:
+                self.symbol(origin_symbol(p.name, a))
+            if "K" in p.axes:
+                self.symbol(size_symbol(p.name, "K"))
+            self.sdfg.add_array(p.name, shape or [1], typeclass(p.dtype), strides=strides or [1])
+        if self.checked_k:
+            self.sdfg.add_array(KERROR, [3], dace.int64)
+        for t in self.analysed.ir.temporaries:
+            field = self.code.fields[t.name]
+            axes = self.code.temporary_axes(field)
+            sizes = dict(
+                self.code.temp_sizes, **{f"D{d}": str(n) for d, n in enumerate(t.data_dims)}
+            )
+            strides = self.code.temporary_strides(field)
+            # declared in the axes' order (data dimensions last), strides from the layout
+            decl_axes = [*t.axes, *(f"D{d}" for d in range(len(t.data_dims)))]
+            symbolic = dace.symbolic.pystr_to_symbolic
+            self.sdfg.add_transient(
+                t.name,
+                [symbolic(sizes[a]) for a in decl_axes] or [1],
+                typeclass(t.dtype),
+                strides=[symbolic(strides[a]) for a in decl_axes] or [1],
+            )
+            del axes
+
+    def full_subset(self, name: str) -> str:
+        desc = self.sdfg.arrays[name]
+        return ", ".join(f"0:{s}" for s in desc.shape)
+
+    def add_state(self, region: Any, after: Any) -> Any:
+        self.count += 1
+        state = region.add_state(f"s{self.count}")
+        if after is not None:
+            region.add_edge(after, state, dace.InterstateEdge())
+        return state
+
+    def zero_temporaries(self, after: Any) -> Any:
+        temps = self.analysed.ir.temporaries
+        if not temps:
+            return after
+        state = self.add_state(self.sdfg, after)
+        for t in temps:
+            desc = self.sdfg.arrays[t.name]
+            params = {f"__z{n}": f"0:{s}" for n, s in enumerate(desc.shape)}
+            index = ", ".join(params)
+            zero = "false" if t.dtype == "bool" else "0"
+            state.add_mapped_tasklet(
+                f"zero_{t.name}",
+                params,
+                {},
+                f"__out = {zero};",
+                {"__out": dace.Memlet(f"{t.name}[{index}]")},
+                schedule=dtypes.ScheduleType.CPU_Multicore,
+                language=dtypes.Language.CPP,
+                external_edges=True,
+            )
+        return state
+
+    def statement_state(
+        self, region: Any, after: Any, stmt: ir.Stmt, ranges: dict[str, str]
+    ) -> Any:
+        """A state with ``stmt`` as a tasklet in a map over ``ranges`` (axis -> range)."""
+        state = self.add_state(region, after)
+        ext = self.analysed.stmt_extents[id(stmt)]
+        code = self.code.code(stmt, at_domain=ext.is_zero)
+        reads: list[str] = []
+        writes: list[str] = []
+        for kind, ref, _ in iter_accesses(stmt):
+            target = writes if kind == "write" else reads
+            if ref.name not in target:
+                target.append(ref.name)
+        reads = [n for n in reads if n not in writes]
+        scalars = sorted(
+            {
+                node.name
+                for node in stmt.iter_tree()
+                if isinstance(node, ir.ScalarRef) and node.name in self.sdfg.arrays
+            }
+        )
+        checked = any(
+            isinstance(node, ir.FieldRef)
+            and (node.k_absolute is not None or node.k_variable is not None)
+            for node in stmt.iter_tree()
+        )
+        inputs = [_ident(n) for n in reads] + [_ident(n) for n in scalars]
+        outputs = [_ident(n) for n in writes] + ([KERROR_CONNECTOR] if checked else [])
+        params = {INDEX[a]: ranges[a] for a in self.order if a in ranges}
+        entry, exit_ = state.add_map(
+            f"map{self.count}", params, schedule=dtypes.ScheduleType.CPU_Multicore
+        )
+        if len(params) > 1:
+            entry.map.collapse = 2
+        tasklet = state.add_tasklet(
+            f"stmt{self.count}", inputs, outputs, code, language=dtypes.Language.CPP
+        )
+        # empty edges first: DaCe caches the state's scopes as the memlet paths are added
+        if not inputs:
+            state.add_nedge(entry, tasklet, dace.Memlet())
+        if not outputs:
+            state.add_nedge(tasklet, exit_, dace.Memlet())
+        for name in reads:
+            state.add_memlet_path(
+                state.add_read(name),
+                entry,
+                tasklet,
+                dst_conn=_ident(name),
+                memlet=dace.Memlet(data=name, subset=self.full_subset(name), dynamic=True),
+            )
+        for name in scalars:
+            state.add_memlet_path(
+                state.add_read(name),
+                entry,
+                tasklet,
+                dst_conn=_ident(name),
+                memlet=dace.Memlet(f"{name}[0]"),
+            )
+        for name in [*writes, *([KERROR] if checked else [])]:
+            conn = _ident(name) if name != KERROR else KERROR_CONNECTOR
+            state.add_memlet_path(
+                tasklet,
+                exit_,
+                state.add_write(name),
+                src_conn=conn,
+                memlet=dace.Memlet(data=name, subset=self.full_subset(name), dynamic=True),
+            )
+        return state
+
+    def horizontal_ranges(self, stmt: ir.Stmt) -> dict[str, str]:
+        ext = self.analysed.stmt_extents[id(stmt)]
+        return {"I": f"{ext.i_lo}:__I + ({ext.i_hi})", "J": f"{ext.j_lo}:__J + ({ext.j_hi})"}
+
+    def build(self) -> dace.SDFG:
+        self.add_arguments()
+        last = self.add_state(self.sdfg, None)  # the start state
+        last = self.zero_temporaries(last)
+        for comp in self.analysed.ir.computations:
+            for block in run_order(comp):
+                k0, k1 = _interval_bound(block.start), _interval_bound(block.end)
+                if comp.order == "PARALLEL":
+                    for stmt in block.body:
+                        ranges = self.horizontal_ranges(stmt)
+                        ranges["K"] = f"{k0}:{k1}"
+                        last = self.statement_state(self.sdfg, last, stmt, ranges)
+                    continue
+                self.count += 1
+                if comp.order == "FORWARD":
+                    loop = LoopRegion(
+                        f"loop{self.count}", f"__k < {k1}", "__k", f"__k = {k0}", "__k = __k + 1"
+                    )
+                else:
+                    loop = LoopRegion(
+                        f"loop{self.count}",
+                        f"__k >= {k0}",
+                        "__k",
+                        f"__k = {k1} - 1",
+                        "__k = __k - 1",
+                    )
+                self.sdfg.add_node(loop)
+                self.sdfg.add_edge(last, loop, dace.InterstateEdge())
+                inner = None
+                for stmt in block.body:
+                    inner = self.statement_state(loop, inner, stmt, self.horizontal_ranges(stmt))
+                last = loop
+        return self.sdfg
+
+
+def _sdfg_name(stencil_name: str) -> str:
+    cleaned = "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in stencil_name)
+    return f"gt_{cleaned}"
+
+
+def _validate(sdfg: dace.SDFG) -> None:
+    """``sdfg.validate()``, without the copy of an invalid SDFG DaCe leaves in the current
+    directory (``_dacegraphs/``): the error is raised, the user's directory kept clean."""
+    import os
+
+    from dace.sdfg.validation import InvalidSDFGError
+
+    existed = os.path.exists("_dacegraphs")
+    try:
+        sdfg.validate()
+    except InvalidSDFGError as error:
+        path = getattr(error, "path", None)
+        if path and not existed:
+            import shutil
+
+            shutil.rmtree(os.path.dirname(path), ignore_errors=True)
+        raise
+
+
+def sdfg_of(analysed: AnalysedStencil, backend: str) -> dace.SDFG:
+    """The SDFG of an analysed stencil for a ``dace:*`` backend (its loop order follows the
+    backend's storage layout). See the module's docstring for its argument convention."""
+    sdfg = SDFGBuilder(analysed, backend).build()
+    _validate(sdfg)
+    # what the binding (``_binding``) is generated from; not part of the SDFG's JSON
+    sdfg.gt_analysed = analysed
+    return sdfg
