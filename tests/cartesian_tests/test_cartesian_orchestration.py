@@ -211,3 +211,113 @@ def test_a_method_is_keyed_on_the_state_it_reads() -> None:
     assert isinstance(Scaled(2.0).__call__, Program)
     assert Scaled(2.0).__call__.static_parts() == Scaled(2.0).__call__.static_parts()
     assert Scaled(2.0).__call__.static_parts() != Scaled(3.0).__call__.static_parts()
+
+
+# -- stencils in one program ----------------------------------------------------------------------
+_STENCILS = """
+import numpy as np
+import gt4py.storage as gs
+from gt4py.cartesian import gtscript
+from gt4py.cartesian.gtscript import FORWARD, PARALLEL, Field, computation, interval
+from gt4py.cartesian._orchestration import program
+
+
+def lap(a: Field[float], b: Field[float]):
+    with computation(PARALLEL), interval(...):
+        b = 4.0 * a[0, 0, 0] - a[1, 0, 0] - a[-1, 0, 0] - a[0, 1, 0] - a[0, -1, 0]
+
+
+def scale(b: Field[float], c: Field[float], w: float):
+    with computation(PARALLEL), interval(...):
+        c = w * b
+
+
+def cumsum(a: Field[float], c: Field[float], d: Field[float]):
+    with computation(FORWARD):
+        with interval(0, 1):
+            d = a + c
+        with interval(1, None):
+            d = d[0, 0, -1] + a + c
+
+
+N, NK = 10, 5
+ORIGIN, DOMAIN = (1, 1, 0), (N, N, NK)
+
+
+def make(backend, lazy=False):
+    decorate = gtscript.lazy_stencil if lazy else gtscript.stencil
+    return [decorate(backend, f) for f in (lap, scale, cumsum)]
+
+
+def fields(backend):
+    rng = np.random.default_rng(1)
+    shape = (N + 2, N + 2, NK)
+    a = gs.from_array(rng.random(shape), backend=backend, aligned_index=ORIGIN)
+    return [a] + [gs.zeros(shape, float, backend=backend, aligned_index=ORIGIN) for _ in range(3)]
+
+
+def one_by_one(a, b, c, d, w):
+    s_lap, s_scale, s_cum = make("numpy")
+    s_lap(a, b, origin=ORIGIN, domain=DOMAIN)
+    s_scale(b, c, w, origin=ORIGIN, domain=DOMAIN)
+    s_cum(a, c, d, origin=ORIGIN, domain=DOMAIN)
+
+
+s_lap, s_scale, s_cum = make("dace:cpu", lazy=True)
+
+
+@program
+def step(a, b, c, d, w: float):
+    s_lap(a, b, origin=ORIGIN, domain=DOMAIN)
+    s_scale(b, c, w, origin=ORIGIN, domain=DOMAIN)
+    s_cum(a, c, d, origin=ORIGIN, domain=DOMAIN)
+"""
+
+_RUN_STENCILS = """
+import sys, numpy as np
+sys.path.insert(0, {folder!r})
+{forbid}
+import stencils as s
+got = s.fields("dace:cpu")
+s.step(*got, 0.5)
+want = [np.asarray(x).copy() for x in s.fields("dace:cpu")]
+s.one_by_one(*want, 0.5)
+for name, x, y in zip("abcd", got, want):
+    assert np.array_equal(np.asarray(x), y), name
+print("OUTCOME", s.step.last_outcome)
+"""
+
+
+@pytest.mark.slow
+def test_dace_stencils_in_one_orchestrated_program_equal_numpy_and_start_warm(tmp_path) -> None:
+    folder, cache = tmp_path / "user", tmp_path / "cache"
+    folder.mkdir()
+    (folder / "stencils.py").write_text(_STENCILS)
+    sys.path.insert(0, str(folder))
+    try:
+        import stencils  # the program parses into one SDFG: three nested stencil SDFGs
+    finally:
+        sys.path.remove(str(folder))
+        sys.modules.pop("stencils", None)
+    prog = dace.program(stencils.step.func)
+    sdfg = prog.to_sdfg(*stencils.fields("dace:cpu"), 0.5, simplify=False)
+    nested = [s for s in sdfg.all_sdfgs_recursive() if s is not sdfg]
+    assert len(nested) == 3
+
+    def run(forbid: bool) -> str:
+        script = _RUN_STENCILS.format(folder=str(folder), forbid=_FORBID if forbid else "")
+        env = {k: v for k, v in os.environ.items() if not k.startswith("GT4PY_")}
+        env["GT4PY_BUILD_CACHE_DIR"] = str(cache)
+        result = subprocess.run(
+            [sys.executable, "-c", textwrap.dedent(script)],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=1200,
+            cwd=folder,
+        )
+        assert result.returncode == 0, result.stdout + result.stderr
+        return result.stdout.split("OUTCOME ")[-1].strip()
+
+    assert run(forbid=False) == "built"
+    assert run(forbid=True) == "hit"

@@ -138,7 +138,11 @@ def frozen_sdfg(
             "such stencils cannot be orchestrated yet"
         )
     names = stencil_signature(stencil)[0]
-    given = dict(zip(names, args))
+    if len(args) > len(names):
+        raise OrchestrationError(
+            f"stencil {stencil.name!r} takes {len(names)} arguments, got {len(args)}"
+        )
+    given = dict(zip(names, args, strict=False))
     for name, value in kwargs.items():
         if name not in names:
             raise OrchestrationError(f"stencil {stencil.name!r} has no argument {name!r}")
