@@ -272,8 +272,8 @@ class Program:
 
     # -- keys -----------------------------------------------------------------------------------
     def _closure_values(self) -> tuple[Any, ...]:
-        scope = _scope(self.func, self.obj)
-        return tuple(_resolve(chain, scope) for chain in self._names)
+        lookup = _Lookup(self.func, self.obj)
+        return tuple(_resolve(chain, lookup) for chain in self._names)
 
     def static_parts(self) -> dict[str, str]:
         """The key's parts that do not depend on the call's arguments."""
@@ -503,7 +503,30 @@ def _scope(func: Callable[..., Any], obj: Any) -> dict[str, Any]:
 _MISSING = object()
 
 
-def _resolve(chain: tuple[str, ...], scope: Mapping[str, Any]) -> Any:
+class _Lookup:
+    """A function's names as its code sees them (``self``, closure cells, globals), without
+    copying its module's globals on every call."""
+
+    def __init__(self, func: Callable[..., Any], obj: Any) -> None:
+        self.globals = getattr(func, "__globals__", {})
+        self.cells = dict(
+            zip(func.__code__.co_freevars, getattr(func, "__closure__", None) or (), strict=True)
+        )
+        self.obj = obj
+
+    def get(self, name: str, default: Any) -> Any:
+        if name == "self" and self.obj is not None:
+            return self.obj
+        cell = self.cells.get(name)
+        if cell is not None:
+            try:
+                return cell.cell_contents
+            except ValueError:
+                return default
+        return self.globals.get(name, default)
+
+
+def _resolve(chain: tuple[str, ...], scope: Any) -> Any:
     value = scope.get(chain[0], _MISSING)
     if value is _MISSING:
         import builtins
@@ -571,7 +594,7 @@ def _nested_key(func: Callable[..., Any], obj: Any, where: str, depth: int) -> A
     if depth > 20:  # a recursive function names itself: its source is keyed already
         return "<recursion>"
     _, names = _source_and_names(func)
-    scope = _scope(func, obj)
+    scope = _Lookup(func, obj)
     return [
         (".".join(c), _key_of(_resolve(c, scope), f"{where}.{'.'.join(c)}", depth + 1))
         for c in names
