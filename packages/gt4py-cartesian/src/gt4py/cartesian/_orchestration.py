@@ -204,10 +204,10 @@ def _frozen_domain(
     stencil: Any, given: Mapping[str, Any], origins: Mapping[str, tuple[int, ...]], domain: Any
 ) -> tuple[int, int, int]:
     if domain is not None:
-        size = tuple(int(d) for d in domain)
+        size = [int(d) for d in domain]
         if len(size) != 3:
             raise OrchestrationError(f"stencil {stencil.name!r}: domain {domain} is not 3 sizes")
-        return size  # type: ignore[return-value]
+        return (size[0], size[1], size[2])
     bounds: dict[str, int] = {}
     for field in stencil._fields:
         shape = getattr(given[field["name"]], "shape", None)
