@@ -321,3 +321,32 @@ def test_dace_stencils_in_one_orchestrated_program_equal_numpy_and_start_warm(tm
 
     assert run(forbid=False) == "built"
     assert run(forbid=True) == "hit"
+
+
+def _bottom(a: Field[float], b: Field[float]):  # type: ignore[valid-type]
+    with computation(PARALLEL), interval(...):
+        b = a.at(K=0)
+
+
+@pytest.mark.slow
+def test_dace_stencil_sdfg_errors_name_the_problem() -> None:
+    good = gtscript.stencil("dace:cpu", _copy_plus_one)
+    a, b = np.zeros((4, 4, 3)), np.zeros((4, 4, 3))
+    assert good.__sdfg_signature__() == (["a", "b"], [])
+    assert good.__sdfg_closure__() == {}
+    sdfg = good.__sdfg__(a, b, origin=(0, 0, 0), domain=(4, 4, 3))
+    assert sdfg.arg_names == ["a", "b"]
+    assert not {"__I", "__J", "__K", "__a_origin_I"} & set(map(str, sdfg.free_symbols))
+    with pytest.raises(OrchestrationError, match="takes 2 arguments, got 3"):
+        good.__sdfg__(a, b, a)
+    with pytest.raises(OrchestrationError, match="has no argument 'c'"):
+        good.__sdfg__(a, b, c=a)
+    with pytest.raises(OrchestrationError, match=r"missing arguments \['b'\]"):
+        good.__sdfg__(a)
+    with pytest.raises(OrchestrationError, match="is not 3 sizes"):
+        good.__sdfg__(a, b, domain=(4, 4))
+    with pytest.raises(OrchestrationError, match="needs 3 indices"):
+        good.__sdfg__(a, b, origin=(0, 0))
+    bottom = gtscript.stencil("dace:cpu", _bottom)
+    with pytest.raises(OrchestrationError, match="reads K at an absolute or variable index"):
+        bottom.__sdfg__(a, b)
