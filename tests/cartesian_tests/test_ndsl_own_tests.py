@@ -7,7 +7,9 @@ without it the test skips. What released gt4py 1.2.3 passes of the same selectio
 ``compat/ndsl/released_counts.txt`` (ours must pass at least that, and fail nothing): the test
 files of the stencil factory, stencil config, compilation config, basic operations,
 boilerplate, 4-D fields and field bundles (and of NDSL's stencil, stencil wrapper, skip_passes
-and partitioner), with the DaCe-parametrised cases deselected (the DaCe backends are issue 42).
+and partitioner), their DaCe-parametrised cases included (issue 42: 30 cases, ``dace:cpu`` and
+``orch:dace:cpu``, pass on ours as on released). NDSL's ``tests/dsl/orchestration`` and
+``tests/dsl/dace`` are not in the selection yet (see compat/ndsl/README.md).
 """
 
 from __future__ import annotations
@@ -36,7 +38,6 @@ SELECTION = [
     "tests/quantity/test_fieldbundle.py",
     "tests/test_partitioner.py",
 ]
-DESELECT = "not dace and not orch and not backend1"
 
 
 def _counts(output: str) -> dict[str, int]:
@@ -51,7 +52,7 @@ def run_ndsl_tests(venv: pathlib.Path, cache: pathlib.Path) -> tuple[dict[str, i
     env["GT4PY_BUILD_CACHE_DIR"] = str(cache / "gt4py")  # NDSL moves it to .gt_cache_000000
     command = [str(venv / "bin" / "python"), "-m", "pytest", "-q", "-p", "no:cacheprovider"]
     result = subprocess.run(
-        [*command, "-m", "not gpu", "-k", DESELECT, *SELECTION],
+        [*command, "-m", "not gpu", *SELECTION],
         cwd=source,
         env=env,
         capture_output=True,

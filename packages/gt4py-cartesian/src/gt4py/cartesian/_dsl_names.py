@@ -143,6 +143,11 @@ class FieldDescriptor:
     def __hash__(self) -> int:
         return hash((self.axes, str(self.dtype), self.data_dims))
 
+    def __descriptor__(self) -> None:
+        """DaCe's type-hint hook: none, so that a ``dace.program`` annotated with a field
+        type takes the argument's own array type when it is called (ADR 0042)."""
+        return None
+
 
 def _parse_dtype(spec: Any) -> tuple[np.dtype[Any] | str, tuple[int, ...]]:
     if isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[1], tuple):

@@ -328,6 +328,7 @@ def _build_prepared(
         source_path=str(entry / MODULE_FILE),
         stages=stages,
         stencil_id=stencil_id,
+        cache_key=identity.key.digest,
         options={
             "name": request.name.rpartition(".")[2],
             "module": request.name.rpartition(".")[0] or getattr(func, "__module__", None),
@@ -552,9 +553,45 @@ class LazyStencil:
             hide_internal_frames(error)
             raise
 
+    @property
+    def name(self) -> str:
+        return str(self._build_args.get("name") or self.definition.__name__)
+
+    def _lazy_cache_key(self) -> str:
+        """The digest of the cache key of the stencil this builds (without building it)."""
+        args = self._build_args
+        with infra_config.overrides(**_stencil_settings(args["options"])):
+            digest: str = _prepare(self.definition, **args).identity.key.digest
+        return digest
+
+    # DaCe's SDFG-convertible protocol (ADR 0042): the built stencil's.
+    def __sdfg__(self, *args: Any, **kwargs: Any) -> Any:
+        _require_dace_backend(self)
+        return self.implementation.__sdfg__(*args, **kwargs)
+
+    def __sdfg_signature__(self) -> tuple[list[str], list[str]]:
+        _require_dace_backend(self)
+        return self.implementation.__sdfg_signature__()
+
+    def __sdfg_closure__(self, reevaluate: Mapping[str, str] | None = None) -> dict[str, Any]:
+        _require_dace_backend(self)
+        return self.implementation.__sdfg_closure__(reevaluate)
+
+    def closure_resolver(
+        self, constant_args: Any, given_args: Any, parent_closure: Any = None
+    ) -> Any:
+        _require_dace_backend(self)
+        return self.implementation.closure_resolver(constant_args, given_args, parent_closure)
+
     def run(self, *args: Any, **kwargs: Any) -> None:
         try:
             self.implementation.run(*args, **kwargs)
         except USER_ERRORS as error:
             hide_internal_frames(error)
             raise
+
+
+def _require_dace_backend(stencil: Any) -> None:
+    from ._orchestration import require_dace_backend
+
+    require_dace_backend(stencil)

@@ -45,6 +45,7 @@ class StencilObject:
         stages: Callable[[], StageValues],
         stencil_id: str = "",
         options: Mapping[str, Any] | None = None,
+        cache_key: str = "",
     ) -> None:
         self._run = module.run
         self._stages = stages
@@ -80,6 +81,8 @@ class StencilObject:
         )
         #: The stencil's identity: the first 10 hex digits of its cache key.
         self._gt_id_: str = stencil_id
+        #: The digest of the stencil's whole cache key (orchestrated programs key on it).
+        self._gt_cache_key_: str = cache_key
         self.options: dict[str, Any] = dict(options or {})
         self._field_indices = [i for i, p in enumerate(self._params) if p["kind"] == "field"]
         self._origin_sizes = {p["name"]: len(p["axes"]) for p in self._fields}
@@ -193,6 +196,37 @@ class StencilObject:
         except USER_ERRORS as error:  # the user's frames only (ADR 0030)
             hide_internal_frames(error)
             raise
+
+    # -- DaCe's SDFG-convertible protocol (orchestration, ADR 0042) ------------------------------
+    def __sdfg__(self, *args: Any, origin: Any = None, domain: Any = None, **kwargs: Any) -> Any:
+        """The stencil's SDFG for these arguments (arrays or DaCe data descriptors), with its
+        origins and domain fixed, for a ``dace.program`` calling it (DaCe backends only)."""
+        from ._orchestration import stencil_sdfg
+
+        return stencil_sdfg(self, args, kwargs, origin, domain)
+
+    def __sdfg_signature__(self) -> tuple[list[str], list[str]]:
+        """The argument names a call in a ``dace.program`` may give, and the compile-time
+        ones (none)."""
+        from ._orchestration import stencil_signature
+
+        return stencil_signature(self)
+
+    def __sdfg_closure__(self, reevaluate: Mapping[str, str] | None = None) -> dict[str, Any]:
+        """A stencil brings no arrays into the program's closure."""
+        from ._orchestration import require_dace_backend
+
+        require_dace_backend(self)
+        return {}
+
+    def closure_resolver(
+        self, constant_args: Any, given_args: Any, parent_closure: Any = None
+    ) -> Any:
+        """DaCe's closure of the stencil: empty (its SDFG holds everything it needs)."""
+        from ._orchestration import empty_closure, require_dace_backend
+
+        require_dace_backend(self)
+        return empty_closure()
 
     def run(
         self,

@@ -1,0 +1,352 @@
+"""DaCe orchestration (issue 42 items 3-4, ADR 0042): the stencils' side of DaCe's
+SDFG-convertible protocol, and orchestrated programs keyed on what the user wrote so that a
+warm start in a new process neither parses nor optimises."""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+from gt4py.cartesian import gtscript
+from gt4py.cartesian.gtscript import PARALLEL, Field, computation, interval
+
+
+dace = pytest.importorskip("dace")
+
+from gt4py.cartesian._orchestration import OrchestrationError, Program, program  # noqa: E402
+
+
+def _copy_plus_one(a: Field[float], b: Field[float]):  # type: ignore[valid-type]
+    with computation(PARALLEL), interval(...):
+        b = a + 1.0
+
+
+def _double(a: Field[float], b: Field[float]):  # type: ignore[valid-type]
+    with computation(PARALLEL), interval(...):
+        b = 2.0 * a
+
+
+# -- the stencil side -----------------------------------------------------------------------------
+def test_a_numpy_stencil_refuses_every_protocol_method_naming_its_backend() -> None:
+    stencil = gtscript.stencil("numpy", _copy_plus_one)
+    calls = [
+        stencil.__sdfg_signature__,
+        stencil.__sdfg_closure__,
+        lambda: stencil.closure_resolver({}, set()),
+        lambda: stencil.__sdfg__(np.zeros((3, 3, 3)), np.zeros((3, 3, 3))),
+    ]
+    for call in calls:
+        with pytest.raises(
+            TypeError, match=r"'_copy_plus_one' is built for 'numpy': only the DaCe"
+        ):
+            call()
+
+
+def test_a_lazy_numpy_stencil_refuses_without_being_built() -> None:
+    lazy = gtscript.lazy_stencil("numpy", _copy_plus_one)
+    with pytest.raises(OrchestrationError, match="built for 'numpy'"):
+        lazy.__sdfg_signature__()
+    assert lazy._implementation is None
+
+
+def test_a_dace_program_calling_a_numpy_stencil_fails_naming_the_backend() -> None:
+    stencil = gtscript.stencil("numpy", _copy_plus_one)
+
+    @dace.program
+    def calls_a_numpy_stencil(a: dace.float64[4, 4, 4], b: dace.float64[4, 4, 4]):
+        stencil(a, b)
+
+    with pytest.raises(TypeError, match="built for 'numpy'"):
+        calls_a_numpy_stencil.to_sdfg()
+
+
+# -- keys -----------------------------------------------------------------------------------------
+def test_the_key_names_each_stencil_by_its_cache_key() -> None:
+    first = gtscript.stencil("numpy", _copy_plus_one)
+    again = gtscript.stencil("numpy", _copy_plus_one)
+    other = gtscript.stencil("numpy", _double)
+    lazy = gtscript.lazy_stencil("numpy", _copy_plus_one)
+    assert first._gt_cache_key_ and first._gt_cache_key_ == again._gt_cache_key_
+    assert first._gt_cache_key_.startswith(first._gt_id_)
+    assert lazy._lazy_cache_key() == first._gt_cache_key_
+    assert lazy._implementation is None  # keyed without building
+
+    class Component:
+        def __init__(self, stencil):
+            self.stencil = stencil
+
+        @program
+        def __call__(self, a, b):
+            self.stencil(a, b)
+
+    key = lambda stencil: Component(stencil).__call__.static_parts()  # noqa: E731
+    assert key(first) == key(again) == key(lazy)
+    changed = {k for k in key(first) if key(first)[k] != key(other)[k]}
+    assert changed == {"closure"}
+
+
+def test_a_closure_value_that_cannot_be_keyed_is_an_error_naming_it() -> None:
+    class Opaque:
+        pass
+
+    thing = Opaque()
+
+    @program
+    def uses_opaque(a):
+        a[:] = thing.value
+
+    with pytest.raises(OrchestrationError, match=r"cannot key 'thing' \(a .*Opaque\)"):
+        uses_opaque.static_parts()
+
+
+def test_a_function_without_source_is_refused() -> None:
+    namespace: dict[str, object] = {}
+    exec("def no_source(a):\n    a[:] = 1.0\n", namespace)  # noqa: S102
+    with pytest.raises(OrchestrationError, match="its source is not available"):
+        program(namespace["no_source"])
+
+
+# -- build once, load everywhere ------------------------------------------------------------------
+_MODULE = """
+import numpy as np
+from gt4py.cartesian._orchestration import program
+
+SCALE = {scale}
+
+
+def helper(a, b):
+    b[:] = a * SCALE
+
+
+@program
+def step(a, b, c):
+    helper(a, b)
+    c[:] = b + a
+"""
+
+_RUN = """
+import sys, numpy as np
+sys.path.insert(0, {folder!r})
+{forbid}
+import component
+a = np.random.default_rng(0).random({shape}); b = np.zeros_like(a); c = np.zeros_like(a)
+component.step(a, b, c)
+assert np.allclose(c, (component.SCALE + 1.0) * a), "wrong result"
+print("OUTCOME", component.step.last_outcome)
+"""
+
+# A warm start must not parse: DaCe's Python frontend and its simplification are made to fail.
+_FORBID = """
+import dace.frontend.python.parser as parser, dace.sdfg.sdfg as sdfg
+def refuse(*args, **kwargs): raise AssertionError("parsed or optimised on a warm start")
+parser.DaceProgram.to_sdfg = parser.DaceProgram._parse = refuse
+parser.DaceProgram.closure_resolver = refuse
+sdfg.SDFG.simplify = sdfg.SDFG.compile = refuse
+"""
+
+
+def _run(folder: pathlib.Path, cache: pathlib.Path, shape: tuple[int, ...], forbid: bool) -> str:
+    script = _RUN.format(folder=str(folder), shape=shape, forbid=_FORBID if forbid else "")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GT4PY_")}
+    env["GT4PY_BUILD_CACHE_DIR"] = str(cache)
+    result = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(script)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        cwd=folder,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result.stdout.split("OUTCOME ")[-1].strip()
+
+
+@pytest.mark.slow
+def test_a_warm_start_in_a_new_process_neither_parses_nor_optimises(tmp_path) -> None:
+    folder, cache = tmp_path / "user", tmp_path / "cache"
+    folder.mkdir()
+    (folder / "component.py").write_text(_MODULE.format(scale=2.0))
+    assert _run(folder, cache, (4, 5, 6), forbid=False) == "built"
+    assert _run(folder, cache, (4, 5, 6), forbid=True) == "hit"
+    # what the user wrote changed: a closure value two calls deep -> built again, right result
+    (folder / "component.py").write_text(_MODULE.format(scale=3.0))
+    assert _run(folder, cache, (4, 5, 6), forbid=False) == "built"
+    # other shapes are another program (DaCe specialises on them)
+    assert _run(folder, cache, (3, 5, 6), forbid=False) == "built"
+    assert _run(folder, cache, (3, 5, 6), forbid=True) == "hit"
+    entries = list((cache / "cartesian" / "orchestration" / "_dirs").iterdir())
+    assert len(entries) == 3
+    assert {p.name for p in entries[0].iterdir()} >= {"program.sdfgz", "call.json"}
+
+
+@pytest.mark.slow
+def test_a_damaged_entry_is_rebuilt(tmp_path) -> None:
+    folder, cache = tmp_path / "user", tmp_path / "cache"
+    folder.mkdir()
+    (folder / "component.py").write_text(_MODULE.format(scale=2.0))
+    assert _run(folder, cache, (4, 4, 4), forbid=False) == "built"
+    (entry,) = (cache / "cartesian" / "orchestration" / "_dirs").iterdir()
+    library = entry / json.loads((entry / "call.json").read_text())["library"]
+    library.write_bytes(b"not a library")
+    assert _run(folder, cache, (4, 4, 4), forbid=False) == "built"
+    assert _run(folder, cache, (4, 4, 4), forbid=True) == "hit"
+
+
+def test_a_method_is_keyed_on_the_state_it_reads() -> None:
+    class Scaled:
+        def __init__(self, factor: float) -> None:
+            self.factor = factor
+
+        @program
+        def __call__(self, a, b):
+            b[:] = a * self.factor
+
+    assert isinstance(Scaled(2.0).__call__, Program)
+    assert Scaled(2.0).__call__.static_parts() == Scaled(2.0).__call__.static_parts()
+    assert Scaled(2.0).__call__.static_parts() != Scaled(3.0).__call__.static_parts()
+
+
+# -- stencils in one program ----------------------------------------------------------------------
+_STENCILS = """
+import numpy as np
+import gt4py.storage as gs
+from gt4py.cartesian import gtscript
+from gt4py.cartesian.gtscript import FORWARD, PARALLEL, Field, computation, interval
+from gt4py.cartesian._orchestration import program
+
+
+def lap(a: Field[float], b: Field[float]):
+    with computation(PARALLEL), interval(...):
+        b = 4.0 * a[0, 0, 0] - a[1, 0, 0] - a[-1, 0, 0] - a[0, 1, 0] - a[0, -1, 0]
+
+
+def scale(b: Field[float], c: Field[float], w: float):
+    with computation(PARALLEL), interval(...):
+        c = w * b
+
+
+def cumsum(a: Field[float], c: Field[float], d: Field[float]):
+    with computation(FORWARD):
+        with interval(0, 1):
+            d = a + c
+        with interval(1, None):
+            d = d[0, 0, -1] + a + c
+
+
+N, NK = 10, 5
+ORIGIN, DOMAIN = (1, 1, 0), (N, N, NK)
+
+
+def make(backend, lazy=False):
+    decorate = gtscript.lazy_stencil if lazy else gtscript.stencil
+    return [decorate(backend, f) for f in (lap, scale, cumsum)]
+
+
+def fields(backend):
+    rng = np.random.default_rng(1)
+    shape = (N + 2, N + 2, NK)
+    a = gs.from_array(rng.random(shape), backend=backend, aligned_index=ORIGIN)
+    return [a] + [gs.zeros(shape, float, backend=backend, aligned_index=ORIGIN) for _ in range(3)]
+
+
+def one_by_one(a, b, c, d, w):
+    s_lap, s_scale, s_cum = make("numpy")
+    s_lap(a, b, origin=ORIGIN, domain=DOMAIN)
+    s_scale(b, c, w, origin=ORIGIN, domain=DOMAIN)
+    s_cum(a, c, d, origin=ORIGIN, domain=DOMAIN)
+
+
+s_lap, s_scale, s_cum = make("dace:cpu", lazy=True)
+
+
+@program
+def step(a, b, c, d, w: float):
+    s_lap(a, b, origin=ORIGIN, domain=DOMAIN)
+    s_scale(b, c, w, origin=ORIGIN, domain=DOMAIN)
+    s_cum(a, c, d, origin=ORIGIN, domain=DOMAIN)
+"""
+
+_RUN_STENCILS = """
+import sys, numpy as np
+sys.path.insert(0, {folder!r})
+{forbid}
+import stencils as s
+got = s.fields("dace:cpu")
+s.step(*got, 0.5)
+want = [np.asarray(x).copy() for x in s.fields("dace:cpu")]
+s.one_by_one(*want, 0.5)
+for name, x, y in zip("abcd", got, want):
+    assert np.array_equal(np.asarray(x), y), name
+print("OUTCOME", s.step.last_outcome)
+"""
+
+
+@pytest.mark.slow
+def test_dace_stencils_in_one_orchestrated_program_equal_numpy_and_start_warm(tmp_path) -> None:
+    folder, cache = tmp_path / "user", tmp_path / "cache"
+    folder.mkdir()
+    (folder / "stencils.py").write_text(_STENCILS)
+    sys.path.insert(0, str(folder))
+    try:
+        import stencils  # the program parses into one SDFG: three nested stencil SDFGs
+    finally:
+        sys.path.remove(str(folder))
+        sys.modules.pop("stencils", None)
+    prog = dace.program(stencils.step.func)
+    sdfg = prog.to_sdfg(*stencils.fields("dace:cpu"), 0.5, simplify=False)
+    nested = [s for s in sdfg.all_sdfgs_recursive() if s is not sdfg]
+    assert len(nested) == 3
+
+    def run(forbid: bool) -> str:
+        script = _RUN_STENCILS.format(folder=str(folder), forbid=_FORBID if forbid else "")
+        env = {k: v for k, v in os.environ.items() if not k.startswith("GT4PY_")}
+        env["GT4PY_BUILD_CACHE_DIR"] = str(cache)
+        result = subprocess.run(
+            [sys.executable, "-c", textwrap.dedent(script)],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=1200,
+            cwd=folder,
+        )
+        assert result.returncode == 0, result.stdout + result.stderr
+        return result.stdout.split("OUTCOME ")[-1].strip()
+
+    assert run(forbid=False) == "built"
+    assert run(forbid=True) == "hit"
+
+
+def _bottom(a: Field[float], b: Field[float]):  # type: ignore[valid-type]
+    with computation(PARALLEL), interval(...):
+        b = a.at(K=0)
+
+
+@pytest.mark.slow
+def test_dace_stencil_sdfg_errors_name_the_problem() -> None:
+    good = gtscript.stencil("dace:cpu", _copy_plus_one)
+    a, b = np.zeros((4, 4, 3)), np.zeros((4, 4, 3))
+    assert good.__sdfg_signature__() == (["a", "b"], [])
+    assert good.__sdfg_closure__() == {}
+    sdfg = good.__sdfg__(a, b, origin=(0, 0, 0), domain=(4, 4, 3))
+    assert sdfg.arg_names == ["a", "b"]
+    assert not {"__I", "__J", "__K", "__a_origin_I"} & set(map(str, sdfg.free_symbols))
+    with pytest.raises(OrchestrationError, match="takes 2 arguments, got 3"):
+        good.__sdfg__(a, b, a)
+    with pytest.raises(OrchestrationError, match="has no argument 'c'"):
+        good.__sdfg__(a, b, c=a)
+    with pytest.raises(OrchestrationError, match=r"missing arguments \['b'\]"):
+        good.__sdfg__(a)
+    with pytest.raises(OrchestrationError, match="is not 3 sizes"):
+        good.__sdfg__(a, b, domain=(4, 4))
+    with pytest.raises(OrchestrationError, match="needs 3 indices"):
+        good.__sdfg__(a, b, origin=(0, 0))
+    bottom = gtscript.stencil("dace:cpu", _bottom)
+    with pytest.raises(OrchestrationError, match="reads K at an absolute or variable index"):
+        bottom.__sdfg__(a, b)
