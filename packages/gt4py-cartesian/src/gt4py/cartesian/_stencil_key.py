@@ -34,7 +34,7 @@ from gt4py.infra.caching import CacheKey, source_digest
 from . import _backends, _cpp_backend, _dsl_names as dsl
 from ._literal_precision import literal_precision
 from ._pipeline import SO
-from ._source import FunctionSource, closure_namespace, source_info
+from ._source import SourceInfo, closure_namespace, source_info
 from ._version import __version__
 
 
@@ -168,10 +168,10 @@ NameChain = tuple[str, tuple[str, ...]]
 #: definitions and helpers hundreds of times (NDSL: one stencil per origin and domain). A code
 #: object never changes, so its source is read once per process; the VALUES its names resolve
 #: to are looked up again for every key (a module constant may be reassigned).
-_SOURCES: dict[int, tuple[Any, FunctionSource, tuple[NameChain, ...]]] = {}
+_SOURCES: dict[int, tuple[Any, SourceInfo, tuple[NameChain, ...]]] = {}
 
 
-def _keyed_source(func: Callable[..., Any]) -> tuple[FunctionSource, tuple[NameChain, ...]]:
+def _keyed_source(func: Callable[..., Any]) -> tuple[SourceInfo, tuple[NameChain, ...]]:
     code = getattr(func, "__code__", None)
     entry = _SOURCES.get(id(code))
     if entry is None or entry[0] is not code:
