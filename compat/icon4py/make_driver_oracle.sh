@@ -21,7 +21,8 @@ if [[ ! -x "$venv/bin/python" ]]; then
 fi
 uv pip install -q -p "$venv/bin/python" "gt4py[standard]==1.2.3" "netCDF4==1.7.2"
 mkdir -p "$here/oracle"
-PATH="$venv/bin:$PATH" GT4PY_BUILD_CACHE_DIR="$scratch/cache" PYTHONPATH="$icon4py" \
+PATH="$venv/bin:$PATH" GT4PY_BUILD_CACHE_DIR="$scratch/cache" GT4PY_BUILD_CACHE_LIFETIME=persistent \
+    PYTHONPATH="$icon4py" \
     "$venv/bin/python" -W ignore "$here/run_driver.py" --backend gtx.gtfn_cpu --steps 3 \
     --out "$scratch/run" --oracle "$here/oracle/driver_released_gtfn_cpu.npz"
 cp "$scratch/run/report.json" "$here/oracle/driver_released_gtfn_cpu.report.json"

@@ -414,3 +414,11 @@ def test_host_cpu_is_a_key_part_only_for_host_tuned_builds(monkeypatch, tmp_path
             "m", source, native.BuildOptions(extra_compile_flags=("-march=native",))
         )
     assert seen[-1].parts["host_cpu"] != tuned
+
+
+def test_declared_module_names_are_found_at_word_starts_only() -> None:
+    from gt4py.infra.native._module_build import _declared_modules
+
+    code = "NB_MODULE(first, m) {}\nXNB_MODULE(not_this, m)\n  NB_MODULE ( second ,m)\nfoo_NB_MODULE(no, m)"
+    assert _declared_modules(code) == {"first", "second"}
+    assert _declared_modules("// none here") == set()

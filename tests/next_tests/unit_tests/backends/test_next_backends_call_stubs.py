@@ -207,3 +207,61 @@ def test_metrics_count_calls_through_the_stub(cache_dir):
         for _ in range(4):
             prog(a, 2, out)
     assert metrics.metrics_for("stub_metrics_program").calls == 4
+
+
+# -- the compiled code of stubs is cached ---------------------------------------------------
+
+
+STUB_SOURCE = "def stub(args, provider):\n    return args[0] == _c0\n"
+
+
+def _stub_entries(root) -> list:
+    return sorted((root / _call_stubs.NAMESPACE).rglob("*"))
+
+
+def test_stub_code_is_stored_and_reused_by_a_new_process(cache_dir, monkeypatch):
+    _call_stubs.stub_code.cache_clear()
+    code = _call_stubs.stub_code(STUB_SOURCE)
+    namespace = {"_c0": 3}
+    exec(code, namespace)
+    assert namespace["stub"]((3,), None) and not namespace["stub"]((4,), None)
+    assert any(p.is_file() for p in _stub_entries(cache_dir))
+    # a new process (no in-memory cache) does not compile: it unmarshals the stored code
+    _call_stubs.stub_code.cache_clear()
+
+    def no_compile(*args, **kwargs):
+        raise AssertionError("compiled again")
+
+    monkeypatch.setattr(_call_stubs, "compile", no_compile, raising=False)
+    again = _call_stubs.stub_code(STUB_SOURCE)
+    assert again.co_code == code.co_code and again.co_filename == "<gt4py call stub>"
+    # another source is another entry
+    monkeypatch.undo()
+    _call_stubs.stub_code("def stub(args, provider):\n    return False\n")
+    assert len([p for p in _stub_entries(cache_dir) if p.is_file() and "_files" in str(p)]) == 2
+
+
+def test_a_damaged_stub_entry_is_rebuilt_not_run(cache_dir):
+    _call_stubs.stub_code.cache_clear()
+    _call_stubs.stub_code(STUB_SOURCE)
+    (entry,) = [p for p in _stub_entries(cache_dir) if p.is_file() and "_files" in str(p)]
+    data = bytearray(entry.read_bytes())
+    data[-3] ^= 0xFF  # a flipped byte of the marshalled code
+    entry.write_bytes(bytes(data))
+    _call_stubs.stub_code.cache_clear()
+    namespace = {"_c0": 5}
+    exec(_call_stubs.stub_code(STUB_SOURCE), namespace)
+    assert namespace["stub"]((5,), None) and not namespace["stub"]((3,), None)
+
+
+def test_stub_code_without_a_usable_cache_compiles(cache_dir, monkeypatch):
+    _call_stubs.stub_code.cache_clear()
+
+    def broken(*args, **kwargs):
+        raise OSError("read-only file system")
+
+    monkeypatch.setattr(_call_stubs.caching.FileCache, "get_or_build", broken)
+    namespace = {"_c0": 1}
+    exec(_call_stubs.stub_code(STUB_SOURCE), namespace)
+    assert namespace["stub"]((1,), None)
+    _call_stubs.stub_code.cache_clear()

@@ -12,15 +12,22 @@ stub. Stubs are generated from the same frontend types and IR parameters as the 
 from __future__ import annotations
 
 import dataclasses
+import functools
+import hashlib
+import importlib.util
+import logging
+import marshal
 import math
 import struct
 import time
+import types
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
 from gt4py import storage
+from gt4py.infra import caching
 
 from .. import ir
 from ..embedded.exceptions import DomainError
@@ -32,6 +39,49 @@ from ._variant_keys import static_token
 
 
 Stub = Callable[[tuple[Any, ...], Any], bool]
+
+#: The persistent cache of compiled stub code (see ``stub_code``).
+NAMESPACE = "next/stubs"
+_STUB_FILENAME = "<gt4py call stub>"
+_logger = logging.getLogger(__name__)
+
+
+@functools.lru_cache(maxsize=512)
+def stub_code(source: str) -> types.CodeType:
+    """The code object of a stub's source, from the build cache where it was compiled before.
+
+    A stub is straight-line code, one check per argument, and compiling it costs ~3 ms (the
+    icon4py driver makes ~90 before its first step); unmarshalling the stored code object
+    ~0.1 ms. The entry is keyed by the source text and the interpreter's bytecode magic
+    number (marshal's format follows the Python version) and validated as every cache entry
+    is; an entry that does not load as code, or a cache that cannot be used, means compiling
+    here. Stubs hold no values: every constant is a name bound when the code is executed.
+    """
+    key = caching.CacheKey(
+        {
+            "source": hashlib.sha256(source.encode()).hexdigest(),
+            "bytecode": importlib.util.MAGIC_NUMBER.hex(),
+        }
+    )
+
+    def build() -> bytes:
+        return marshal.dumps(compile(source, _STUB_FILENAME, "exec"))
+
+    try:
+        code = marshal.loads(caching.FileCache(NAMESPACE).get_or_build(key, build))
+    except (
+        caching.WouldBuild,
+        caching.CacheError,
+        OSError,
+        ValueError,
+        EOFError,
+        TypeError,
+    ) as error:
+        _logger.debug("call stub compiled without the cache: %s", error)
+        return compile(source, _STUB_FILENAME, "exec")
+    if not isinstance(code, types.CodeType) or code.co_filename != _STUB_FILENAME:
+        return compile(source, _STUB_FILENAME, "exec")
+    return code
 
 
 class _Emitter:
@@ -214,7 +264,7 @@ def make_stub(
         lines.append("    if status:\n        outside(status, args)")
     lines.append("    return True")
     namespace: dict[str, Any] = dict(emitter.constants)
-    exec(compile("\n".join(lines), "<gt4py call stub>", "exec"), namespace)
+    exec(stub_code("\n".join(lines)), namespace)
     stub: Stub = namespace["stub"]
     stub.source = "\n".join(lines)  # type: ignore[attr-defined]  # for debugging
     return stub
@@ -313,12 +363,13 @@ class ExtentContract:
 
 
 def _failure(check: _extents.CheckCode, callee: str) -> Callable[[Any, Any], None]:
-    namespace = dict(check.constants)
-    exec(compile(check.explain_source(), "<gt4py extent check>", "exec"), namespace)
-    explain = namespace["explain"]
+    """What a stub calls when its extent check fails: the code that finds which argument
+    falls short is compiled then, not with the stub (most stubs never fail)."""
 
     def fail(args: Any, provider: Any) -> None:
-        found = explain(args, provider)
+        namespace = dict(check.constants)
+        exec(compile(check.explain_source(), "<gt4py extent check>", "exec"), namespace)
+        found = namespace["explain"](args, provider)
         if found is None:  # pragma: no cover  (the stub's check and explain agree)
             raise DomainError(f"{callee}: an argument does not cover what the program needs")
         kind, index, needed = found
