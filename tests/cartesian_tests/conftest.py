@@ -85,7 +85,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         callspec = getattr(item, "callspec", None)
         name = callspec.params.get("backend") if callspec is not None else None
-        if name in DACE_SAMPLE and zlib.crc32(item.nodeid.encode()) % DACE_SAMPLE[name]:
+        if not isinstance(name, str) or name not in DACE_SAMPLE:
+            continue  # (other packages parametrize "backend" with unhashable objects)
+        if zlib.crc32(item.nodeid.encode()) % DACE_SAMPLE[name]:
             item.add_marker(
                 pytest.mark.skip(
                     reason=f"{name}: not in the sample of one test in {DACE_SAMPLE[name]} "
