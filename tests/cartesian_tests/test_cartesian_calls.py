@@ -4,6 +4,7 @@ lazy stencils and the stage dump."""
 from __future__ import annotations
 
 import inspect
+import json
 
 import numpy as np
 import pytest
@@ -210,7 +211,12 @@ def test_dump_stages_writes_every_stage(backend, tmp_path):
         "gt:gpu": "cu.cu",
         "gt:gpu_emulated": "cu.cu",
     }
-    if backend in generated:
+    if backend.startswith("dace:"):  # the SDFG (DaCe's JSON), its C++ and the extension
+        assert files == ["analysis.txt", "cpp.cpp", "frontend.py", "ir.txt", "sdfg.sdfg", "so.so"]
+        assert "NB_MODULE(" in (target / "cpp.cpp").read_text()
+        assert json.loads((target / "sdfg.sdfg").read_text())["type"] == "SDFG"
+        assert (target / "so.so").read_bytes().startswith(b"\x7fELF")
+    elif backend in generated:
         assert files == ["analysis.txt", generated[backend], "frontend.py", "ir.txt", "so.so"]
         assert "NB_MODULE(gtcpp_dumped" in (target / generated[backend]).read_text()
         assert (target / "so.so").read_bytes().startswith(b"\x7fELF")
