@@ -19,6 +19,7 @@ builder runs them in one loop. ``GT4PY_DUMP_STAGES`` writes each as ``<stage>.<s
 from __future__ import annotations
 
 import dataclasses
+import json
 import pathlib
 import pprint
 from collections.abc import Callable, Mapping
@@ -182,10 +183,8 @@ def render(stage: Stage, value: Any) -> str | bytes | None:
         return pprint.pformat(value, width=100) + "\n"
     if stage == ANALYSIS:
         return str(value.describe()) + "\n"
-    if stage == SDFG and not isinstance(value, str):
-        from ._dace._build import render_sdfg
-
-        return render_sdfg(value)
+    if stage == SDFG and not isinstance(value, str):  # a dace.SDFG, as DaCe's JSON
+        return json.dumps(value.to_json(), indent=1)  # (dace.SDFG.from_json reads it back)
     if isinstance(value, str):
         return value
     extension: pathlib.Path = value  # the so stage

@@ -16,14 +16,13 @@ module that holds it.
 from __future__ import annotations
 
 import importlib.util
-import json
 import pathlib
 import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .._backends import EntryContents
-from .._pipeline import ANALYSIS, CPP, SDFG, SO, BuildRequest, with_metadata
+from .._pipeline import ANALYSIS, CPP, SDFG, SO, BuildRequest, render, with_metadata
 
 
 if TYPE_CHECKING:
@@ -144,17 +143,13 @@ def entry(values: Mapping[str, Any], request: BuildRequest) -> EntryContents:
     source_file = _source_file(request)
     sdfg_file = f"{_module_name(request.name)}.sdfg"
     sdfg = values[SDFG.name]
-    sdfg_text = sdfg if isinstance(sdfg, str) else render_sdfg(sdfg)
+    sdfg_text = render(SDFG, sdfg)  # DaCe's JSON (a cache hit gives it back as text)
+    assert isinstance(sdfg_text, str)
     return EntryContents(
         with_metadata(code, values[ANALYSIS.name], request.backend),
         files={extension.name: extension, source_file: values[CPP.name], sdfg_file: sdfg_text},
         stage_files={SDFG.name: sdfg_file, CPP.name: source_file, SO.name: extension.name},
     )
-
-
-def render_sdfg(sdfg: Any) -> str:
-    """The SDFG as DaCe's JSON (``dace.SDFG.from_json`` reads it back)."""
-    return json.dumps(sdfg.to_json(), indent=1)
 
 
 def _source_file(request: BuildRequest) -> str:
