@@ -1,1 +1,0 @@
-#define __HASH_step "4c97afdda04ce65524a9c81bdb82922c9d5eaefe7335efb160f07de2ad04996f"
