@@ -150,20 +150,28 @@ class FieldDescriptor:
 
 
 def _parse_dtype(spec: Any) -> tuple[np.dtype[Any] | str, tuple[int, ...]]:
-    if isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[1], tuple):
+    """The element type and data dimensions of ``Field[axes, spec]``: ``spec`` is a dtype, a
+    ``dtypes=`` name, or ``(element, dims)`` with ``dims`` an int or a tuple of ints, as
+    numpy's subarray dtypes (``(np.float64, 8)`` is ``(np.float64, (8,))``), or such a
+    subarray dtype itself."""
+    if isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[1], tuple | int):
         dtype, dims = _parse_dtype(spec[0])
-        if dims or not all(isinstance(d, int) and d > 0 for d in spec[1]):
+        shape = spec[1] if isinstance(spec[1], tuple) else (spec[1],)
+        if dims or not all(isinstance(d, int) and not isinstance(d, bool) and d > 0 for d in shape):
             raise GTScriptDefinitionError(f"invalid data dimensions {spec[1]!r} in Field[...]")
-        return dtype, tuple(spec[1])
+        return dtype, tuple(shape)
     if isinstance(spec, str):
         try:
-            return np.dtype(spec), ()
+            return _parse_dtype(np.dtype(spec))
         except TypeError:
             return spec, ()  # a name for the stencil's ``dtypes=`` mapping
     try:
-        return np.dtype(spec), ()
+        dtype = np.dtype(spec)
     except TypeError:
         raise GTScriptDefinitionError(f"{spec!r} is not a valid field element type") from None
+    if dtype.subdtype is not None:
+        return dtype.subdtype[0], tuple(dtype.subdtype[1])
+    return dtype, ()
 
 
 def _is_axes(spec: Any) -> bool:

@@ -22,6 +22,7 @@ import inspect
 import json
 import pathlib
 import platform
+import re
 import shutil
 import sys
 import textwrap
@@ -158,7 +159,8 @@ def frozen_sdfg(
     for field in stencil._fields:
         for axis, o in zip(field["axes"], origins[field["name"]], strict=False):
             values[f"__{field['name']}_origin_{axis}"] = o
-    sdfg.specialize({k: v for k, v in values.items() if k in sdfg.symbols})
+    values.update(_argument_layout(sdfg, stencil, given))
+    _fix_symbols(sdfg, {k: v for k, v in values.items() if k in sdfg.symbols})
     # a parameter the stencil never reads is not in its SDFG: add it, as the call passes it
     for name in names:
         if name in sdfg.arrays or name in sdfg.symbols:
@@ -170,14 +172,51 @@ def frozen_sdfg(
         else:
             sdfg.add_scalar(name, dace.dtypes.typeclass(stencil._dtypes[name].type))
     sdfg.arg_names = list(names)  # what DaCe's frontend binds a call's arguments to
-    # DaCe concatenates the global code of every nested SDFG: the stencils' shared helpers
-    # (the same text in each) are guarded so that the program defines them once.
-    for location, block in list(sdfg.global_code.items()):
-        code = block.as_string
-        if code.strip():
-            guard = "GT4PY_DACE_GLOBAL_" + fingerprinting.strict(code)[:16].upper()
-            sdfg.set_global_code(f"#ifndef {guard}\n#define {guard}\n{code}\n#endif\n", location)
     return sdfg
+
+
+def _argument_layout(sdfg: Any, stencil: Any, given: Mapping[str, Any]) -> dict[str, int]:
+    """The size and stride symbols of the stencil's arrays that the calling program's arrays
+    fix to integers (NDSL's orchestration: every array's layout is known when it parses)."""
+    dace = _require_dace()
+    values: dict[str, int] = {}
+    for name in stencil.field_info:
+        desc = sdfg.arrays.get(name)
+        if desc is None or name not in given:
+            continue
+        actual = dace.data.create_datadescriptor(given[name])
+        mine = (*desc.shape, *desc.strides)
+        theirs = (*actual.shape, *actual.strides)
+        if len(mine) != len(theirs):
+            continue  # a mismatch DaCe's frontend reports with the program's location
+        for symbol, value in zip(mine, theirs, strict=True):
+            if str(symbol) in sdfg.symbols and not dace.symbolic.issymbolic(value):
+                values[str(symbol)] = int(value)
+    return values
+
+
+def _fix_symbols(sdfg: Any, values: Mapping[str, int]) -> None:
+    """Replace these symbols by their values everywhere in the stencil's SDFG and drop them.
+
+    The stencils' tasklets are C++: DaCe replaces a symbol in C++ code by prefixing a
+    declaration, and NDSL's orchestration replaces the same symbol twice (once itself, once
+    when DaCe inlines the nested SDFG): a redeclaration the compiler refuses. Written into
+    the code here, the symbols are gone before anyone else can replace them; the values are
+    ``std::int64_t`` as the symbols were, so index arithmetic stays 64-bit.
+    """
+    if not values:
+        return
+    dace = _require_dace()
+    pattern = re.compile(r"\b(" + "|".join(map(re.escape, values)) + r")\b")
+    cpp = dace.dtypes.Language.CPP
+    for node, _ in sdfg.all_nodes_recursive():
+        if isinstance(node, dace.nodes.Tasklet) and node.code.language is cpp:
+            code = pattern.sub(lambda m: f"std::int64_t({values[m[1]]})", node.code.as_string)
+            node.code = dace.properties.CodeBlock(code, cpp)
+    sdfg.replace_dict({k: str(v) for k, v in values.items()})
+    for name in values:
+        if name in sdfg.symbols:
+            sdfg.remove_symbol(name)
 
 
 def _frozen_origins(stencil: Any, origin: Any) -> dict[str, tuple[int, ...]]:

@@ -60,30 +60,10 @@ DOMAIN = {"I": "__I", "J": "__J", "K": "__K"}
 KERROR = "__gt_kerror"
 KERROR_CONNECTOR = "__gt_kerr"  # the tasklets' pointer to it
 
-#: What every SDFG's code starts with: Python's operators and a checked K index.
-GLOBAL_CODE = r"""
-#include <algorithm>
-#include <cmath>
-#include <cstdint>
-#include <limits>
-#include <gt4py/python_semantics.hpp>
-
-// Set by a failed check in this thread: a while loop whose condition reads out of range stops.
-static thread_local bool gt_kfailed = false;
-
-static inline std::int64_t gt_kcheck(std::int64_t index, std::int64_t size, std::int64_t field,
-                                      std::int64_t* error) {
-  if (index >= 0 && index < size) return index;
-  gt_kfailed = true;
-#pragma omp critical(gt_kindex_error)
-  if (error[0] < 0) {
-    error[0] = field;
-    error[1] = index;
-    error[2] = size;
-  }
-  return 0;
-}
-"""
+#: Every statement tasklet's global code: Python's operators and a checked K index. A header
+#: (include-guarded) in each tasklet rather than the SDFG's global code: a tasklet keeps it
+#: wherever DaCe moves it (NDSL's schedule-tree passes rebuild the SDFGs around tasklets).
+TASKLET_GLOBAL_CODE = "#include <gt4py/dace_tasklet.hpp>"
 
 #: C++ words a field name would clash with in DaCe's generated signature.
 _CPP_WORDS = frozenset(
@@ -252,11 +232,49 @@ class TaskletCode(CppGenerator):
             return self.temp_sizes["K"]
         return size_symbol(name, "K")
 
+    def windows(self, stmt: ir.Stmt) -> dict[str, dict[str, tuple[int, int] | None]]:
+        """Per field the statement accesses: per grid axis, the lowest and highest offset it
+        reads or writes (``None``: the whole K axis, read at an absolute or variable index).
+
+        A tasklet's memlet covers just that window around the map point, so DaCe sees which
+        points a statement touches and which map and loop indices it depends on (its analyses
+        cannot read C++ code); the code indexes relative to the window's first point."""
+        result: dict[str, dict[str, tuple[int, int] | None]] = {}
+        for _, ref, _ in iter_accesses(stmt):
+            window = result.setdefault(ref.name, {})
+            for axis, offset in zip("IJK", ref.offset, strict=True):
+                if axis not in self.fields[ref.name].axes:
+                    continue
+                if axis == "K" and (ref.k_absolute is not None or ref.k_variable is not None):
+                    window["K"] = None
+                    continue
+                if axis in window and window[axis] is None:
+                    continue
+                lo, hi = window.get(axis) or (offset, offset)
+                window[axis] = (min(lo, offset), max(hi, offset))
+        return result
+
     def code(self, stmt: ir.Stmt, *, at_domain: bool) -> str:
         self.lines = []
         self.depth = 0
+        self.window = self.windows(stmt)
         self.visit(stmt, at_domain=at_domain)
         return "\n".join(self.lines)
+
+    def subset(self, name: str) -> str:
+        """The memlet subset of ``name``'s window in the current statement."""
+        window = self.window[name]
+        field = self.fields[name]
+        parts = []
+        for axis in field.axes:
+            bounds = window.get(axis)
+            if bounds is None:
+                parts.append(f"0:{self.ksize(name)}")
+                continue
+            first = f"{INDEX[axis]} + {self.origin(name, axis)}"
+            parts.append(f"{first} + ({bounds[0]}):{first} + ({bounds[1] + 1})")
+        parts += [f"0:{n}" for n in field.data_dims]
+        return ", ".join(parts) or "0"
 
     def visit_Assign(self, stmt: ir.Assign, *, at_domain: bool) -> None:
         target = self.access(stmt.target)
@@ -283,7 +301,14 @@ class TaskletCode(CppGenerator):
         field = self.fields[ref.name]
         name = ref.name
         offsets = dict(zip("IJK", ref.offset, strict=True))
-        index = {a: f"({INDEX[a]} + {offsets[a]} + {self.origin(name, a)})" for a in field.axes}
+        window = self.window[name]
+        # relative to the window's first point; the whole K axis from index 0
+        index = {
+            a: f"({offsets[a] - window[a][0]})"  # type: ignore[index]
+            if window.get(a) is not None
+            else f"({INDEX[a]} + {offsets[a]} + {self.origin(name, a)})"
+            for a in field.axes
+        }
         fid = self.field_ids[name]
         if ref.k_absolute is not None:
             checked = f"{self.origin(name, 'K')} + ({self.visit(ref.k_absolute)})"
@@ -317,7 +342,6 @@ class SDFGBuilder:
         self.order = axis_order(backend)
         self.code = TaskletCode(analysed, self.order)
         self.sdfg = dace.SDFG(_sdfg_name(analysed.ir.name))
-        self.sdfg.append_global_code(GLOBAL_CODE)
         self.checked_k = any(
             isinstance(node, ir.FieldRef)
             and (node.k_absolute is not None or node.k_variable is not None)
@@ -363,10 +387,6 @@ class SDFGBuilder:
                 typeclass(t.dtype),
                 strides=[symbolic(temp_strides[a]) for a in decl_axes] or [1],
             )
-
-    def full_subset(self, name: str) -> str:
-        desc = self.sdfg.arrays[name]
-        return ", ".join(f"0:{s}" for s in desc.shape)
 
     def add_state(self, region: Any, after: Any) -> Any:
         self.count += 1
@@ -423,8 +443,13 @@ class SDFGBuilder:
             and (node.k_absolute is not None or node.k_variable is not None)
             for node in stmt.iter_tree()
         )
-        inputs = [_ident(n) for n in reads] + [_ident(n) for n in scalars]
-        outputs = [_ident(n) for n in writes] + ([KERROR_CONNECTOR] if checked else [])
+        # fields are pointers to their window's first point, even a window of one point
+        arrays = self.sdfg.arrays
+        inputs = {_ident(n): dace.pointer(arrays[n].dtype) for n in reads}
+        inputs.update({_ident(n): arrays[n].dtype for n in scalars})
+        outputs = {_ident(n): dace.pointer(arrays[n].dtype) for n in writes}
+        if checked:
+            outputs[KERROR_CONNECTOR] = dace.pointer(dace.int64)
         params = {INDEX[a]: ranges[a] for a in self.order if a in ranges}
         entry, exit_ = state.add_map(
             f"map{self.count}", params, schedule=dtypes.ScheduleType.CPU_Multicore
@@ -432,7 +457,12 @@ class SDFGBuilder:
         if len(params) > 1:
             entry.map.collapse = 2
         tasklet = state.add_tasklet(
-            f"stmt{self.count}", inputs, outputs, code, language=dtypes.Language.CPP
+            f"stmt{self.count}",
+            inputs,
+            outputs,
+            code,
+            language=dtypes.Language.CPP,
+            code_global=TASKLET_GLOBAL_CODE,
         )
         # empty edges first: DaCe caches the state's scopes as the memlet paths are added
         if not inputs:
@@ -445,7 +475,7 @@ class SDFGBuilder:
                 entry,
                 tasklet,
                 dst_conn=_ident(name),
-                memlet=dace.Memlet(data=name, subset=self.full_subset(name), dynamic=True),
+                memlet=dace.Memlet(data=name, subset=self.code.subset(name), dynamic=True),
             )
         for name in scalars:
             state.add_memlet_path(
@@ -455,14 +485,21 @@ class SDFGBuilder:
                 dst_conn=_ident(name),
                 memlet=dace.Memlet(f"{name}[0]"),
             )
-        for name in [*writes, *([KERROR] if checked else [])]:
-            conn = _ident(name) if name != KERROR else KERROR_CONNECTOR
+        for name in writes:
             state.add_memlet_path(
                 tasklet,
                 exit_,
                 state.add_write(name),
-                src_conn=conn,
-                memlet=dace.Memlet(data=name, subset=self.full_subset(name), dynamic=True),
+                src_conn=_ident(name),
+                memlet=dace.Memlet(data=name, subset=self.code.subset(name), dynamic=True),
+            )
+        if checked:
+            state.add_memlet_path(
+                tasklet,
+                exit_,
+                state.add_write(KERROR),
+                src_conn=KERROR_CONNECTOR,
+                memlet=dace.Memlet(data=KERROR, subset="0:3", dynamic=True),
             )
         return state
 
