@@ -154,6 +154,22 @@ def test_region_inside_if_runs_where_both_hold(backend):
     np.testing.assert_array_equal(out, expected)
 
 
+@pytest.mark.parametrize(
+    "spec",
+    [(np.float64, 3), (np.float64, (3,)), np.dtype((np.float64, (3,))), ("float64", 3)],
+    ids=["int", "tuple", "subarray-dtype", "name-int"],
+)
+def test_data_dimensions_are_given_as_numpy_subarray_dtypes_are(spec):
+    # released's forms: NDSL writes Field[IJK, (Float, (8))], where (8) is the int 8
+    assert gtscript.Field[gtscript.IJK, spec] == gtscript.Field[gtscript.IJK, (np.float64, (3,))]
+
+
+@pytest.mark.parametrize("dims", [0, (True,), (2.0,), (3, -1)])
+def test_invalid_data_dimensions_are_named(dims):
+    with pytest.raises(gtscript.GTScriptDefinitionError, match="invalid data dimensions"):
+        gtscript.Field[gtscript.IJK, (np.float64, dims)]
+
+
 def test_variable_data_index_is_rejected(backend):
     V = gtscript.Field[(np.float64, (3,))]
 

@@ -337,6 +337,10 @@ def test_dace_stencil_sdfg_errors_name_the_problem() -> None:
     sdfg = good.__sdfg__(a, b, origin=(0, 0, 0), domain=(4, 4, 3))
     assert sdfg.arg_names == ["a", "b"]
     assert not {"__I", "__J", "__K", "__a_origin_I"} & set(map(str, sdfg.free_symbols))
+    # the arrays' layout is the arguments': written into the code, no symbol left to replace
+    assert not any("stride" in s or "size" in s for s in map(str, sdfg.free_symbols))
+    codes = [n.code.as_string for n, _ in sdfg.all_nodes_recursive() if hasattr(n, "code")]
+    assert codes and not any("__a_stride" in c or "__I" in c for c in codes)
     with pytest.raises(OrchestrationError, match="takes 2 arguments, got 3"):
         good.__sdfg__(a, b, a)
     with pytest.raises(OrchestrationError, match="has no argument 'c'"):
@@ -350,3 +354,42 @@ def test_dace_stencil_sdfg_errors_name_the_problem() -> None:
     bottom = gtscript.stencil("dace:cpu", _bottom)
     with pytest.raises(OrchestrationError, match="reads K at an absolute or variable index"):
         bottom.__sdfg__(a, b)
+
+
+@pytest.mark.slow
+def test_dace_stencils_survive_ndsl_style_symbol_replacement_and_schedule_tree_round_trip(
+    tmp_path,
+) -> None:
+    """What NDSL's orchestration does to a program's SDFG, with DaCe's API only: replace each
+    nested SDFG's numeric symbol mapping in it (DaCe's inliner then replaces the same symbols
+    again), simplify, expand the maps, and rebuild the SDFG from its schedule tree. C++
+    tasklets are opaque to DaCe: the stencils' SDFGs keep no symbol in their code and give
+    each tasklet the memlets and global code it needs, or this fails to compile."""
+    import numbers
+
+    from dace.transformation.dataflow import MapExpansion
+
+    folder = tmp_path / "user"
+    folder.mkdir()
+    (folder / "stencils.py").write_text(_STENCILS)
+    sys.path.insert(0, str(folder))
+    try:
+        import stencils
+    finally:
+        sys.path.remove(str(folder))
+        sys.modules.pop("stencils", None)
+    got = stencils.fields("dace:cpu")
+    sdfg = dace.program(stencils.step.func).to_sdfg(*got, 0.5, simplify=False)
+    for nested in sdfg.all_sdfgs_recursive():
+        if nested.parent_nsdfg_node is not None:
+            mapping = nested.parent_nsdfg_node.symbol_mapping.items()
+            nested.replace_dict({k: v for k, v in mapping if isinstance(v, numbers.Number)})
+    sdfg.simplify(skip={"ScalarToSymbolPromotion"})
+    sdfg.apply_transformations_repeated(MapExpansion)
+    rebuilt = sdfg.as_schedule_tree().as_sdfg(skip={"ScalarToSymbolPromotion"})
+    rebuilt.build_folder = str(tmp_path / "build")  # never a .dacecache in the cwd
+    rebuilt.compile()(**dict(zip("abcd", got, strict=True)), w=0.5)
+    want = [np.asarray(x).copy() for x in stencils.fields("dace:cpu")]
+    stencils.one_by_one(*want, 0.5)
+    for name, x, y in zip("abcd", got, want, strict=True):
+        assert np.array_equal(np.asarray(x), y), name

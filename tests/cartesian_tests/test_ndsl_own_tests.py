@@ -8,8 +8,9 @@ without it the test skips. What released gt4py 1.2.3 passes of the same selectio
 files of the stencil factory, stencil config, compilation config, basic operations,
 boilerplate, 4-D fields and field bundles (and of NDSL's stencil, stencil wrapper, skip_passes
 and partitioner), their DaCe-parametrised cases included (issue 42: 30 cases, ``dace:cpu`` and
-``orch:dace:cpu``, pass on ours as on released). NDSL's ``tests/dsl/orchestration`` and
-``tests/dsl/dace`` are not in the selection yet (see compat/ndsl/README.md).
+``orch:dace:cpu``, pass on ours as on released), and NDSL's orchestration and DaCe folders
+(``tests/dsl/orchestration``, ``tests/dsl/dace``: orchestrated programs, NDSL's
+schedule-tree round trip and its map-merge and transient-refinement passes).
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ SELECTION = [
     "tests/test_4d_fields.py",
     "tests/quantity/test_fieldbundle.py",
     "tests/test_partitioner.py",
+    "tests/dsl/orchestration",
+    "tests/dsl/dace",
 ]
 
 
