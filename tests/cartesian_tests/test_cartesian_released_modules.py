@@ -9,6 +9,8 @@ from __future__ import annotations
 import dataclasses
 import pathlib
 import re
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -287,6 +289,16 @@ def test_default_pipeline_skips_released_passes_by_name() -> None:
     a, b = np.ones((3, 3, 3)), np.zeros((3, 3, 3))
     stencil(a, b)
     assert (b == 1).all()
+
+
+def test_gtc_dace_nodes_names_the_library_node_our_sdfgs_never_hold() -> None:
+    # NDSL 2024's orchestration imports it and looks for instances in a program's SDFG
+    from gt4py.cartesian.gtc.dace.nodes import StencilComputation
+
+    with pytest.raises(TypeError, match="expanded SDFGs"):
+        StencilComputation("lap")
+    code = "import sys, gt4py.cartesian.gtc.dace.nodes; assert 'dace' not in sys.modules"
+    subprocess.run([sys.executable, "-c", code], check=True)  # never imports DaCe
 
 
 def test_pipeline_errors_name_the_problem() -> None:
