@@ -47,6 +47,8 @@ import numpy as np
 from dace import dtypes
 from dace.sdfg.state import LoopRegion
 
+from gt4py.infra import native
+
 from .. import _ir as ir
 from .._analysis import AnalysedStencil, iter_accesses
 from .._codegen_common import region_conditions, run_order
@@ -64,79 +66,6 @@ KERROR_CONNECTOR = "__gt_kerr"  # the tasklets' pointer to it
 #: (include-guarded) in each tasklet rather than the SDFG's global code: a tasklet keeps it
 #: wherever DaCe moves it (NDSL's schedule-tree passes rebuild the SDFGs around tasklets).
 TASKLET_GLOBAL_CODE = "#include <gt4py/dace_tasklet.hpp>"
-
-#: C++ words a field name would clash with in DaCe's generated signature.
-_CPP_WORDS = frozenset(
-    [
-        "alignas",
-        "alignof",
-        "and",
-        "asm",
-        "auto",
-        "bool",
-        "break",
-        "case",
-        "catch",
-        "char",
-        "class",
-        "const",
-        "constexpr",
-        "continue",
-        "default",
-        "delete",
-        "do",
-        "double",
-        "else",
-        "enum",
-        "explicit",
-        "export",
-        "extern",
-        "false",
-        "float",
-        "for",
-        "friend",
-        "goto",
-        "if",
-        "inline",
-        "int",
-        "long",
-        "mutable",
-        "namespace",
-        "new",
-        "noexcept",
-        "not",
-        "nullptr",
-        "operator",
-        "or",
-        "private",
-        "protected",
-        "public",
-        "register",
-        "return",
-        "short",
-        "signed",
-        "sizeof",
-        "static",
-        "struct",
-        "switch",
-        "template",
-        "this",
-        "throw",
-        "true",
-        "try",
-        "typedef",
-        "typeid",
-        "typename",
-        "union",
-        "unsigned",
-        "using",
-        "virtual",
-        "void",
-        "volatile",
-        "while",
-        "xor",
-    ]
-)
 
 
 def stride_symbol(name: str, axis: str) -> str:
@@ -322,7 +251,7 @@ class TaskletCode(CppGenerator):
 
 
 def _check_name(name: str, loc: Any) -> None:
-    if name.startswith("__") or name in _CPP_WORDS or keyword.iskeyword(name):
+    if name.startswith("__") or name in native.CXX_KEYWORDS or keyword.iskeyword(name):
         raise GTScriptDefinitionError(
             f"the DaCe backends cannot name an SDFG argument {name!r} (a C++ word or a name "
             "starting with '__', reserved for the SDFG's symbols); rename the parameter",

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ._build import build_extension as build_extension, prepare_toolchain as prepare_toolchain
+    from ._cxx_keywords import CXX_KEYWORDS as CXX_KEYWORDS
     from ._entry_point import Parameter as Parameter, entry_point as entry_point
     from ._errors import (
         CompilationError as CompilationError,
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
 _EXPORTS = {
     "build_extension": "_build",
     "prepare_toolchain": "_build",
+    "CXX_KEYWORDS": "_cxx_keywords",
     "Parameter": "_entry_point",
     "entry_point": "_entry_point",
     "CompilationError": "_errors",
