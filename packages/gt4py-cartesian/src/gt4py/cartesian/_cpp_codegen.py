@@ -150,6 +150,18 @@ def _position(pos: ir.AxisPosition, size: str) -> str:
     return f"({base} + ({pos.offset}))" if pos.offset else base
 
 
+def stencil_fields(stencil: ir.Stencil) -> dict[str, _Field]:
+    """The stencil's field parameters, then its temporaries, as the C++ generators see them."""
+    fields = {
+        p.name: _Field(p.name, CPP_TYPES[p.dtype], p.axes, tuple(p.data_dims), False)
+        for p in stencil.params
+        if isinstance(p, ir.FieldDecl)
+    }
+    for t in stencil.temporaries:
+        fields[t.name] = _Field(t.name, CPP_TYPES[t.dtype], t.axes, tuple(t.data_dims), True)
+    return fields
+
+
 class CppGenerator(IRGenerator):
     """Statements are visited with ``at_domain`` (whether the statement's extent is the compute
     domain) and emitted at the current depth; expressions return their C++ text."""
@@ -164,17 +176,7 @@ class CppGenerator(IRGenerator):
         self.order = list(axis_order(backend))  # outermost first
         self.inner = self.order[-1]  # stride-1: the innermost loop
         self.module_name = module_name
-        stencil = analysed.ir
-        self.fields: dict[str, _Field] = {}
-        for p in stencil.params:
-            if isinstance(p, ir.FieldDecl):
-                self.fields[p.name] = _Field(
-                    p.name, CPP_TYPES[p.dtype], p.axes, tuple(p.data_dims), False
-                )
-        for t in stencil.temporaries:
-            self.fields[t.name] = _Field(
-                t.name, CPP_TYPES[t.dtype], t.axes, tuple(t.data_dims), True
-            )
+        self.fields = stencil_fields(analysed.ir)
         self.field_ids = {name: n for n, name in enumerate(self.fields)}
         self.lines: list[str] = []
         self.depth = 0

@@ -52,7 +52,7 @@ from gt4py.infra import native
 from .. import _ir as ir
 from .._analysis import AnalysedStencil, iter_accesses
 from .._codegen_common import region_conditions, run_order
-from .._cpp_codegen import CPP_TYPES, CppGenerator, _constant, _Field, _ident, _position
+from .._cpp_codegen import CppGenerator, _constant, _Field, _ident, _position, stencil_fields
 from .._errors import GTScriptDefinitionError
 
 
@@ -103,17 +103,7 @@ class TaskletCode(CppGenerator):
         self.analysed = analysed
         self.order = list(order)
         self.inner = self.order[-1]
-        stencil = analysed.ir
-        self.fields = {}
-        for p in stencil.params:
-            if isinstance(p, ir.FieldDecl):
-                self.fields[p.name] = _Field(
-                    p.name, CPP_TYPES[p.dtype], p.axes, tuple(p.data_dims), False
-                )
-        for t in stencil.temporaries:
-            self.fields[t.name] = _Field(
-                t.name, CPP_TYPES[t.dtype], t.axes, tuple(t.data_dims), True
-            )
+        self.fields = stencil_fields(analysed.ir)
         self.field_ids = {name: n for n, name in enumerate(self.fields)}
         self.lines = []
         self.depth = 0
