@@ -165,6 +165,7 @@ def _run(folder: pathlib.Path, cache: pathlib.Path, shape: tuple[int, ...], forb
         cwd=folder,
     )
     assert result.returncode == 0, result.stdout + result.stderr
+    assert not (folder / ".dacecache").exists()  # the build lives in gt4py's cache only
     return result.stdout.split("OUTCOME ")[-1].strip()
 
 
@@ -321,6 +322,8 @@ def test_dace_stencils_in_one_orchestrated_program_equal_numpy_and_start_warm(tm
 
     assert run(forbid=False) == "built"
     assert run(forbid=True) == "hit"
+    # the build lives in gt4py's cache: DaCe's unmanaged .dacecache is never left in the cwd
+    assert not (folder / ".dacecache").exists() and not (folder / "_dacegraphs").exists()
 
 
 def _bottom(a: Field[float], b: Field[float]):  # type: ignore[valid-type]
