@@ -28,10 +28,11 @@ The argument convention (what a caller, e.g. NDSL's orchestration, passes):
 - ``__I``, ``__J``, ``__K``: the compute domain's size;
 - ``__<field>_origin_<axis>``: the index of the compute domain's first point in the array
   (per grid axis of the field; data dimensions have none);
-- ``__gt_kerror`` (only where the stencil reads K at an absolute or variable index): an
-  ``int64[3]`` the caller sets to ``-1, 0, 0``; a read outside the field's K size records
-  ``(field number, index, K size)`` there (the first one wins) and reads index 0 instead,
-  and the call then raises ``IndexError`` as on the other backends.
+- ``__gt_kerror`` (only where the stencil reads K at an absolute or variable index, or
+  indexes a data dimension at an index computed at run time): an ``int64[4]`` the caller
+  sets to ``-1, 0, 0, -1``; an access outside the field records ``(field number, index,
+  size, data dimension or -1 for K)`` there (the first one wins) and accesses index 0
+  instead, and the call then raises ``IndexError`` as on the other backends (ADR 0046).
 
 Which of those symbols DaCe keeps as arguments (``sdfg.arglist()``) depends on their use:
 callers name arguments, they never count on positions.
@@ -59,6 +60,7 @@ INDEX = {"I": "__i", "J": "__j", "K": "__k"}
 DOMAIN = {"I": "__I", "J": "__J", "K": "__K"}
 KERROR = "__gt_kerror"
 KERROR_CONNECTOR = "__gt_kerr"  # the tasklets' pointer to it
+KERROR_SIZE = 4  # field number, index, size, data dimension (-1: K)
 
 #: Every statement tasklet's global code: Python's operators and a checked K index. A header
 #: (include-guarded) in each tasklet rather than the SDFG's global code: a tasklet keeps it
@@ -317,7 +319,11 @@ class TaskletCode(CppGenerator):
             checked = f"{index['K']} + ({self.visit(ref.k_variable)})"
             index["K"] = f"gt_kcheck({checked}, {self.ksize(name)}, {fid}, {KERROR_CONNECTOR})"
         terms = [f"{index[a]} * {self.stride(name, a)}" for a in field.axes]
-        terms += [f"{i} * {self.stride(name, f'D{d}')}" for d, i in enumerate(ref.data_index)]
+        for d, i in enumerate(ref.data_index):
+            if isinstance(i, ir.Expr):  # computed at run time: checked (ADR 0046)
+                size = field.data_dims[d]
+                i = f"gt_kcheck_data({self.visit(i)}, {size}, {fid}, {d}, {KERROR_CONNECTOR})"
+            terms.append(f"({i}) * {self.stride(name, f'D{d}')}")
         return f"{_ident(name)}[{' + '.join(terms) or '0'}]"
 
 
@@ -343,8 +349,7 @@ class SDFGBuilder:
         self.code = TaskletCode(analysed, self.order)
         self.sdfg = dace.SDFG(_sdfg_name(analysed.ir.name))
         self.checked_k = any(
-            isinstance(node, ir.FieldRef)
-            and (node.k_absolute is not None or node.k_variable is not None)
+            isinstance(node, ir.FieldRef) and ir.has_checked_index(node)
             for node in analysed.ir.iter_tree()
         )
         self.count = 0
@@ -371,7 +376,7 @@ class SDFGBuilder:
                 self.symbol(size_symbol(p.name, "K"))
             self.sdfg.add_array(p.name, shape or [1], typeclass(p.dtype), strides=strides or [1])
         if self.checked_k:
-            self.sdfg.add_array(KERROR, [3], dace.int64)
+            self.sdfg.add_array(KERROR, [KERROR_SIZE], dace.int64)
         for t in self.analysed.ir.temporaries:
             field = self.code.fields[t.name]
             sizes = dict(
@@ -439,8 +444,7 @@ class SDFGBuilder:
             }
         )
         checked = any(
-            isinstance(node, ir.FieldRef)
-            and (node.k_absolute is not None or node.k_variable is not None)
+            isinstance(node, ir.FieldRef) and ir.has_checked_index(node)
             for node in stmt.iter_tree()
         )
         # fields are pointers to their window's first point, even a window of one point
@@ -499,7 +503,7 @@ class SDFGBuilder:
                 exit_,
                 state.add_write(KERROR),
                 src_conn=KERROR_CONNECTOR,
-                memlet=dace.Memlet(data=KERROR, subset="0:3", dynamic=True),
+                memlet=dace.Memlet(data=KERROR, subset=f"0:{KERROR_SIZE}", dynamic=True),
             )
         return state
 
