@@ -133,11 +133,14 @@ def frozen_sdfg(
     else:
         sdfg = copy.deepcopy(sdfg_value)
     if "__gt_kerror" in sdfg.arrays:
-        raise OrchestrationError(
-            f"stencil {stencil.name!r} reads K at an absolute or variable index: its bounds "
-            "check reports through an argument a DaCe-orchestrated program does not pass; "
-            "such stencils cannot be orchestrated yet"
-        )
+        _checked_inside(sdfg, stencil)
+    # The maps' collapse(2) holds for the stencil's own maps only: the program's passes (NDSL's
+    # schedule-tree passes) split and fuse maps, and a fused outer map holding two inner maps
+    # is no perfect nest (OpenMP refuses to compile it). Inside a program, parallel over the
+    # outermost axis, as DaCe's own maps.
+    for node, _ in sdfg.all_nodes_recursive():
+        if isinstance(node, dace.nodes.MapEntry):
+            node.map.collapse = 1
     names = stencil_signature(stencil)[0]
     if len(args) > len(names):
         raise OrchestrationError(
@@ -173,6 +176,55 @@ def frozen_sdfg(
             sdfg.add_scalar(name, dace.dtypes.typeclass(stencil._dtypes[name].type))
     sdfg.arg_names = list(names)  # what DaCe's frontend binds a call's arguments to
     return sdfg
+
+
+def _checked_inside(sdfg: Any, stencil: Any) -> None:
+    """A stencil with checked indices (absolute or variable K, run-time data indices) inside
+    an orchestrated program: the program passes no error record, so the record becomes the
+    SDFG's own (set in a first state) and a last state reports a bad index (ADR 0046). The
+    compiled program cannot raise a Python exception: it writes the IndexError's message to
+    stderr and aborts the process. The index was replaced by 0, never used."""
+    dace = _require_dace()
+    record = "__gt_kerror"
+    desc = sdfg.arrays[record]
+    if desc.transient:
+        return
+    fields = [f["name"] for f in stencil._fields]
+    temporaries = [n for n, d in sdfg.arrays.items() if d.transient and n not in fields]
+    names = ", ".join(f'"{n}"' for n in [*fields, *temporaries])
+    desc.transient = True
+    start = sdfg.start_block
+    sinks = list(sdfg.sink_nodes())
+    first = sdfg.add_state_before(start, "gt_kerror_init", is_start_block=True)
+    init = first.add_tasklet(
+        "gt_kerror_init",
+        {},
+        {"__e"},
+        "__e[0] = -1; __e[1] = 0; __e[2] = 0; __e[3] = -1;",
+        language=dace.dtypes.Language.CPP,
+    )
+    first.add_edge(init, "__e", first.add_write(record), None, dace.Memlet(f"{record}[0:4]"))
+    last = sdfg.add_state("gt_kerror_report")
+    for sink in sinks:
+        sdfg.add_edge(sink, last, dace.InterstateEdge())
+    from ._cpp_codegen import index_error_message
+
+    message = index_error_message("names[__e[0]]", "__e[1]", "__e[2]", "__e[3]")
+    report = last.add_tasklet(
+        "gt_kerror_report",
+        {"__e"},
+        {},
+        "if (__e[0] >= 0) {\n"
+        f"  static const char* const names[] = {{{names}}};\n"
+        f'  std::fprintf(stderr, "IndexError: %s (in stencil {stencil.name}, inside a '
+        f'DaCe-orchestrated program)\\n", ({message}).c_str());\n'
+        "  std::abort();\n"
+        "}",
+        language=dace.dtypes.Language.CPP,
+        code_global="#include <cstdio>\n#include <cstdlib>\n#include <string>",
+        side_effects=True,
+    )
+    last.add_edge(last.add_read(record), None, report, "__e", dace.Memlet(f"{record}[0:4]"))
 
 
 def _argument_layout(sdfg: Any, stencil: Any, given: Mapping[str, Any]) -> dict[str, int]:

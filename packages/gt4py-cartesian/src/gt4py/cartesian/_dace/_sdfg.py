@@ -327,6 +327,11 @@ class TaskletCode(CppGenerator):
         return f"{_ident(name)}[{' + '.join(terms) or '0'}]"
 
 
+def _read_connector(name: str) -> str:
+    """The input connector saying that a statement reads the field ``name`` it also writes."""
+    return f"__gt_read_{_ident(name)}"
+
+
 def _check_name(name: str, loc: Any) -> None:
     if name.startswith("__") or name in _CPP_WORDS or keyword.iskeyword(name):
         raise GTScriptDefinitionError(
@@ -435,6 +440,11 @@ class SDFGBuilder:
             target = writes if kind == "write" else reads
             if ref.name not in target:
                 target.append(ref.name)
+        # A field read and written is accessed through its output connector (one pointer); an
+        # input connector of the same window, unused by the code, tells DaCe that the
+        # statement reads it (its analyses, e.g. dead dataflow elimination, would otherwise
+        # take an earlier write of it for dead: `n = 0` before `while n < 8: ... n = n + 1`).
+        updated = [n for n in reads if n in writes]
         reads = [n for n in reads if n not in writes]
         scalars = sorted(
             {
@@ -451,6 +461,7 @@ class SDFGBuilder:
         arrays = self.sdfg.arrays
         inputs = {_ident(n): dace.pointer(arrays[n].dtype) for n in reads}
         inputs.update({_ident(n): arrays[n].dtype for n in scalars})
+        inputs.update({_read_connector(n): dace.pointer(arrays[n].dtype) for n in updated})
         outputs = {_ident(n): dace.pointer(arrays[n].dtype) for n in writes}
         if checked:
             outputs[KERROR_CONNECTOR] = dace.pointer(dace.int64)
@@ -479,6 +490,14 @@ class SDFGBuilder:
                 entry,
                 tasklet,
                 dst_conn=_ident(name),
+                memlet=dace.Memlet(data=name, subset=self.code.subset(name), dynamic=True),
+            )
+        for name in updated:
+            state.add_memlet_path(
+                state.add_read(name),
+                entry,
+                tasklet,
+                dst_conn=_read_connector(name),
                 memlet=dace.Memlet(data=name, subset=self.code.subset(name), dynamic=True),
             )
         for name in scalars:
