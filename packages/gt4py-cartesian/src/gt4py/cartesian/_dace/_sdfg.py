@@ -260,6 +260,12 @@ class TaskletCode(CppGenerator):
         self.lines = []
         self.depth = 0
         self.window = self.windows(stmt)
+        # A field the statement reads and writes: one pointer for both, from its input
+        # connector (DaCe keeps a read; it may drop a write no later state reads, and with it
+        # the output connector's pointer).
+        for name in updated_fields(stmt):
+            ctype = self.fields[name].cpp_type
+            self.emit(f"{ctype}* const {_ident(name)} = const_cast<{ctype}*>({_read_connector(name)});")
         self.visit(stmt, at_domain=at_domain)
         return "\n".join(self.lines)
 
@@ -327,9 +333,21 @@ class TaskletCode(CppGenerator):
         return f"{_ident(name)}[{' + '.join(terms) or '0'}]"
 
 
+def updated_fields(stmt: ir.Stmt) -> list[str]:
+    """The fields ``stmt`` both reads and writes."""
+    reads = {ref.name for kind, ref, _ in iter_accesses(stmt) if kind == "read"}
+    writes = [ref.name for kind, ref, _ in iter_accesses(stmt) if kind == "write"]
+    return sorted(reads.intersection(writes))
+
+
 def _read_connector(name: str) -> str:
-    """The input connector saying that a statement reads the field ``name`` it also writes."""
+    """The input connector of a field a statement reads and writes (the code's pointer)."""
     return f"__gt_read_{_ident(name)}"
+
+
+def _write_connector(name: str) -> str:
+    """The output connector of a field a statement reads and writes (unused by the code)."""
+    return f"__gt_write_{_ident(name)}"
 
 
 def _check_name(name: str, loc: Any) -> None:
@@ -440,10 +458,10 @@ class SDFGBuilder:
             target = writes if kind == "write" else reads
             if ref.name not in target:
                 target.append(ref.name)
-        # A field read and written is accessed through its output connector (one pointer); an
-        # input connector of the same window, unused by the code, tells DaCe that the
-        # statement reads it (its analyses, e.g. dead dataflow elimination, would otherwise
-        # take an earlier write of it for dead: `n = 0` before `while n < 8: ... n = n + 1`).
+        # A field read and written has an input connector (the code's pointer, see
+        # TaskletCode.code) and an output one the code does not use, both over its window:
+        # DaCe sees the read (or its analyses, e.g. dead dataflow elimination, would take an
+        # earlier write for dead: `n = 0` before `while n < 8: ... n = n + 1`) and the write.
         updated = [n for n in reads if n in writes]
         reads = [n for n in reads if n not in writes]
         scalars = sorted(
@@ -462,7 +480,10 @@ class SDFGBuilder:
         inputs = {_ident(n): dace.pointer(arrays[n].dtype) for n in reads}
         inputs.update({_ident(n): arrays[n].dtype for n in scalars})
         inputs.update({_read_connector(n): dace.pointer(arrays[n].dtype) for n in updated})
-        outputs = {_ident(n): dace.pointer(arrays[n].dtype) for n in writes}
+        outputs = {
+            (_write_connector(n) if n in updated else _ident(n)): dace.pointer(arrays[n].dtype)
+            for n in writes
+        }
         if checked:
             outputs[KERROR_CONNECTOR] = dace.pointer(dace.int64)
         params = {INDEX[a]: ranges[a] for a in self.order if a in ranges}
@@ -513,7 +534,7 @@ class SDFGBuilder:
                 tasklet,
                 exit_,
                 state.add_write(name),
-                src_conn=_ident(name),
+                src_conn=_write_connector(name) if name in updated else _ident(name),
                 memlet=dace.Memlet(data=name, subset=self.code.subset(name), dynamic=True),
             )
         if checked:
