@@ -180,51 +180,46 @@ def frozen_sdfg(
 
 def _checked_inside(sdfg: Any, stencil: Any) -> None:
     """A stencil with checked indices (absolute or variable K, run-time data indices) inside
-    an orchestrated program: the program passes no error record, so the record becomes the
-    SDFG's own (set in a first state) and a last state reports a bad index (ADR 0046). The
-    compiled program cannot raise a Python exception: it writes the IndexError's message to
-    stderr and aborts the process. The index was replaced by 0, never used."""
+    an orchestrated program: the program passes no error record, and the compiled program
+    cannot raise a Python exception. Each checked tasklet gets its own record (a local
+    array, in place of its connector to the stencil's) and, after its code, reports a bad
+    index itself: the IndexError's message on stderr, and the process aborts (ADR 0046). The
+    bad index was replaced by 0, never used to access memory."""
     dace = _require_dace()
-    record = "__gt_kerror"
-    desc = sdfg.arrays[record]
-    if desc.transient:
-        return
-    fields = [f["name"] for f in stencil._fields]
-    temporaries = [n for n, d in sdfg.arrays.items() if d.transient and n not in fields]
-    names = ", ".join(f'"{n}"' for n in [*fields, *temporaries])
-    desc.transient = True
-    start = sdfg.start_block
-    sinks = list(sdfg.sink_nodes())
-    first = sdfg.add_state_before(start, "gt_kerror_init", is_start_block=True)
-    init = first.add_tasklet(
-        "gt_kerror_init",
-        {},
-        {"__e"},
-        "__e[0] = -1; __e[1] = 0; __e[2] = 0; __e[3] = -1;",
-        language=dace.dtypes.Language.CPP,
-    )
-    first.add_edge(init, "__e", first.add_write(record), None, dace.Memlet(f"{record}[0:4]"))
-    last = sdfg.add_state("gt_kerror_report")
-    for sink in sinks:
-        sdfg.add_edge(sink, last, dace.InterstateEdge())
     from ._cpp_codegen import index_error_message
+    from ._dace._sdfg import FIELD_NAMES, KERROR, KERROR_CONNECTOR, KERROR_SIZE
 
-    message = index_error_message("names[__e[0]]", "__e[1]", "__e[2]", "__e[3]")
-    report = last.add_tasklet(
-        "gt_kerror_report",
-        {"__e"},
-        {},
-        "if (__e[0] >= 0) {\n"
-        f"  static const char* const names[] = {{{names}}};\n"
-        f'  std::fprintf(stderr, "IndexError: %s (in stencil {stencil.name}, inside a '
+    message = index_error_message(
+        f"{FIELD_NAMES}[{KERROR_CONNECTOR}[0]]",
+        f"{KERROR_CONNECTOR}[1]",
+        f"{KERROR_CONNECTOR}[2]",
+        f"{KERROR_CONNECTOR}[3]",
+    )
+    report = (
+        f"\nif ({KERROR_CONNECTOR}[0] >= 0) {{\n"
+        f'  std::fprintf(stderr, "IndexError: %s (stencil {stencil.name}, in a '
         f'DaCe-orchestrated program)\\n", ({message}).c_str());\n'
         "  std::abort();\n"
-        "}",
-        language=dace.dtypes.Language.CPP,
-        code_global="#include <cstdio>\n#include <cstdlib>\n#include <string>",
-        side_effects=True,
+        "}"
     )
-    last.add_edge(last.add_read(record), None, report, "__e", dace.Memlet(f"{record}[0:4]"))
+    for node, state in list(sdfg.all_nodes_recursive()):
+        if not isinstance(node, dace.nodes.Tasklet) or KERROR_CONNECTOR not in node.out_connectors:
+            continue
+        for edge in list(state.out_edges_by_connector(node, KERROR_CONNECTOR)):
+            state.remove_memlet_path(edge, remove_orphans=True)
+        node.remove_out_connector(KERROR_CONNECTOR)
+        record = f"std::int64_t {KERROR_CONNECTOR}[{KERROR_SIZE}] = {{-1, 0, 0, -1}};\n"
+        node.code = dace.properties.CodeBlock(
+            record + node.code.as_string + report, dace.dtypes.Language.CPP
+        )
+        node.code_global = dace.properties.CodeBlock(
+            node.code_global.as_string + "\n#include <cstdio>\n#include <cstdlib>\n#include <string>",
+            dace.dtypes.Language.CPP,
+        )
+    for state in sdfg.states():
+        for access in [n for n in state.data_nodes() if n.data == KERROR]:
+            state.remove_node(access)
+    sdfg.remove_data(KERROR, validate=False)
 
 
 def _argument_layout(sdfg: Any, stencil: Any, given: Mapping[str, Any]) -> dict[str, int]:

@@ -15,7 +15,10 @@ The SDFG's structure (ADR 0041):
   builtins, absolute and variable K reads) is one C++ tasklet per map point, written by the
   C++ backends' generator (``_cpp_codegen``) so that every operator keeps the semantics the
   ``debug`` backend defines (``<gt4py/python_semantics.hpp>`` in the SDFG's global code);
-- temporaries are transients (zeroed in a first state, as every backend's temporaries),
+- consecutive statements of an interval with the same extent that share fields only at the
+  point itself are one tasklet (``statement_groups``), and a temporary only one of those
+  accesses, only at the point itself, is a variable of its code (``local_temporaries``);
+- other temporaries are transients (zeroed in a first state, as every backend's temporaries),
   laid out as the backend's layout with the halo the analysis gives them.
 
 The argument convention (what a caller, e.g. NDSL's orchestration, passes):
@@ -61,6 +64,7 @@ DOMAIN = {"I": "__I", "J": "__J", "K": "__K"}
 KERROR = "__gt_kerror"
 KERROR_CONNECTOR = "__gt_kerr"  # the tasklets' pointer to it
 KERROR_SIZE = 4  # field number, index, size, data dimension (-1: K)
+FIELD_NAMES = "__gt_field_names"  # in a checked tasklet's code: the record's field names
 
 #: Every statement tasklet's global code: Python's operators and a checked K index. A header
 #: (include-guarded) in each tasklet rather than the SDFG's global code: a tasklet keeps it
@@ -191,6 +195,8 @@ class TaskletCode(CppGenerator):
         self.lines = []
         self.depth = 0
         self.temp_sizes, self.temp_origins = self.temporary_layout()
+        #: Temporaries that are variables of one tasklet (see ``local_temporaries``)
+        self.locals: set[str] = set()
 
     def temporary_layout(self) -> tuple[dict[str, str], dict[str, int]]:
         """Temporaries' sizes per axis (the domain and the analysis' halo) and where the
@@ -243,6 +249,8 @@ class TaskletCode(CppGenerator):
         cannot read C++ code); the code indexes relative to the window's first point."""
         result: dict[str, dict[str, tuple[int, int] | None]] = {}
         for _, ref, _ in iter_accesses(stmt):
+            if ref.name in self.locals:
+                continue
             window = result.setdefault(ref.name, {})
             for axis, offset in zip("IJK", ref.offset, strict=True):
                 if axis not in self.fields[ref.name].axes:
@@ -263,7 +271,13 @@ class TaskletCode(CppGenerator):
         # A field the statement reads and writes: one pointer for both, from its input
         # connector (DaCe keeps a read; it may drop a write no later state reads, and with it
         # the output connector's pointer).
-        for name in updated_fields(stmt):
+        if any(ir.has_checked_index(ref) for _, ref, _ in iter_accesses(stmt)):
+            # the field numbers of the error record, named where a program reports it itself
+            names = ", ".join(f'"{n}"' for n in self.field_ids)
+            self.emit(f"static const char* const {FIELD_NAMES}[] = {{{names}}}; (void){FIELD_NAMES};")
+        for name in sorted({ref.name for _, ref, _ in iter_accesses(stmt)} & self.locals):
+            self.emit(f"{self.fields[name].cpp_type} {_ident(name)}{{}};  // a temporary, zeroed")
+        for name in updated_fields(stmt, self.locals):
             ctype = self.fields[name].cpp_type
             self.emit(f"{ctype}* const {_ident(name)} = const_cast<{ctype}*>({_read_connector(name)});")
         self.visit(stmt, at_domain=at_domain)
@@ -308,6 +322,8 @@ class TaskletCode(CppGenerator):
     def access(self, ref: ir.FieldRef) -> str:
         field = self.fields[ref.name]
         name = ref.name
+        if name in self.locals:
+            return _ident(name)
         offsets = dict(zip("IJK", ref.offset, strict=True))
         window = self.window[name]
         # relative to the window's first point; the whole K axis from index 0
@@ -333,11 +349,66 @@ class TaskletCode(CppGenerator):
         return f"{_ident(name)}[{' + '.join(terms) or '0'}]"
 
 
-def updated_fields(stmt: ir.Stmt) -> list[str]:
-    """The fields ``stmt`` both reads and writes."""
+def updated_fields(stmt: ir.Stmt, local: set[str]) -> list[str]:
+    """The fields ``stmt`` both reads and writes (not its tasklet's variables ``local``)."""
     reads = {ref.name for kind, ref, _ in iter_accesses(stmt) if kind == "read"}
     writes = [ref.name for kind, ref, _ in iter_accesses(stmt) if kind == "write"]
-    return sorted(reads.intersection(writes))
+    return sorted(reads.intersection(writes) - local)
+
+
+def _zero_offset(ref: ir.FieldRef) -> bool:
+    return not any(ref.offset) and ref.k_absolute is None and ref.k_variable is None
+
+
+def statement_groups(analysed: AnalysedStencil, stmts: list[ir.Stmt]) -> list[list[ir.Stmt]]:
+    """Consecutive statements of an interval that can be one tasklet: the same extent, and
+    every field one of them writes that another accesses is accessed at the point itself
+    (offset 0, no absolute or variable K) by both. Run per point in order, they compute what
+    they compute one after the other over the whole extent (as released gt4py's horizontal
+    executions)."""
+    groups: list[list[ir.Stmt]] = []
+    for stmt in stmts:
+        if groups and _joins(analysed, groups[-1], stmt):
+            groups[-1].append(stmt)
+        else:
+            groups.append([stmt])
+    return groups
+
+
+def _joins(analysed: AnalysedStencil, group: list[ir.Stmt], stmt: ir.Stmt) -> bool:
+    extents = analysed.stmt_extents
+    if extents[id(stmt)] != extents[id(group[0])]:
+        return False
+    before = [(kind, ref) for s in group for kind, ref, _ in iter_accesses(s)]
+    after = [(kind, ref) for kind, ref, _ in iter_accesses(stmt)]
+    written = {ref.name for kind, ref in before if kind == "write"} | {
+        ref.name for kind, ref in after if kind == "write"
+    }
+    shared = {ref.name for _, ref in before} & {ref.name for _, ref in after} & written
+    return all(_zero_offset(ref) for _, ref in before + after if ref.name in shared)
+
+
+def group_statement(group: list[ir.Stmt]) -> ir.Stmt:
+    """A group of statements as one (an unbounded horizontal region: ``if (true) {...}``)."""
+    if len(group) == 1:
+        return group[0]
+    return ir.HorizontalRegion(
+        i_start=None, i_end=None, j_start=None, j_end=None, body=list(group), loc=group[0].loc
+    )
+
+
+def local_temporaries(analysed: AnalysedStencil, groups: list[list[ir.Stmt]]) -> set[str]:
+    """Temporaries accessed by one group only, each time at the point itself: a variable of
+    that group's tasklet (zero-initialised, as every temporary), not an array."""
+    where: dict[str, set[int]] = {}
+    offset_free: dict[str, bool] = {}
+    for n, group in enumerate(groups):
+        for stmt in group:
+            for _, ref, _ in iter_accesses(stmt):
+                where.setdefault(ref.name, set()).add(n)
+                offset_free[ref.name] = offset_free.get(ref.name, True) and _zero_offset(ref)
+    temps = {t.name for t in analysed.ir.temporaries if not t.data_dims}
+    return {t for t in temps if len(where.get(t, ())) == 1 and offset_free[t]}
 
 
 def _read_connector(name: str) -> str:
@@ -376,6 +447,8 @@ class SDFGBuilder:
             for node in analysed.ir.iter_tree()
         )
         self.count = 0
+        self.keep: list[ir.Stmt] = []
+        self.extents = dict(analysed.stmt_extents)  # and the groups' (``group``)
 
     def symbol(self, name: str) -> Any:
         if name not in self.sdfg.symbols:
@@ -401,6 +474,8 @@ class SDFGBuilder:
         if self.checked_k:
             self.sdfg.add_array(KERROR, [KERROR_SIZE], dace.int64)
         for t in self.analysed.ir.temporaries:
+            if t.name in self.code.locals:
+                continue
             field = self.code.fields[t.name]
             sizes = dict(
                 self.code.temp_sizes, **{f"D{d}": str(n) for d, n in enumerate(t.data_dims)}
@@ -424,7 +499,7 @@ class SDFGBuilder:
         return state
 
     def zero_temporaries(self, after: Any) -> Any:
-        temps = self.analysed.ir.temporaries
+        temps = [t for t in self.analysed.ir.temporaries if t.name not in self.code.locals]
         if not temps:
             return after
         state = self.add_state(self.sdfg, after)
@@ -450,13 +525,13 @@ class SDFGBuilder:
     ) -> Any:
         """A state with ``stmt`` as a tasklet in a map over ``ranges`` (axis -> range)."""
         state = self.add_state(region, after)
-        ext = self.analysed.stmt_extents[id(stmt)]
+        ext = self.extents[id(stmt)]
         code = self.code.code(stmt, at_domain=ext.is_zero)
         reads: list[str] = []
         writes: list[str] = []
         for kind, ref, _ in iter_accesses(stmt):
             target = writes if kind == "write" else reads
-            if ref.name not in target:
+            if ref.name not in target and ref.name not in self.code.locals:
                 target.append(ref.name)
         # A field read and written has an input connector (the code's pointer, see
         # TaskletCode.code) and an output one the code does not use, both over its window:
@@ -547,19 +622,34 @@ class SDFGBuilder:
             )
         return state
 
+    def group(self, group: list[ir.Stmt]) -> ir.Stmt:
+        stmt = group_statement(group)
+        self.extents[id(stmt)] = self.extents[id(group[0])]
+        self.keep.append(stmt)  # its id stays its own while the SDFG is built
+        return stmt
+
     def horizontal_ranges(self, stmt: ir.Stmt) -> dict[str, str]:
-        ext = self.analysed.stmt_extents[id(stmt)]
+        ext = self.extents[id(stmt)]
         return {"I": f"{ext.i_lo}:__I + ({ext.i_hi})", "J": f"{ext.j_lo}:__J + ({ext.j_hi})"}
 
     def build(self) -> dace.SDFG:
+        self.groups = {
+            id(block): statement_groups(self.analysed, block.body)
+            for comp in self.analysed.ir.computations
+            for block in comp.intervals
+        }
+        self.code.locals = local_temporaries(
+            self.analysed, [g for groups in self.groups.values() for g in groups]
+        )
         self.add_arguments()
         last = self.add_state(self.sdfg, None)  # the start state
         last = self.zero_temporaries(last)
         for comp in self.analysed.ir.computations:
             for block in run_order(comp):
                 k0, k1 = _interval_bound(block.start), _interval_bound(block.end)
+                groups = [self.group(g) for g in self.groups[id(block)]]
                 if comp.order == "PARALLEL":
-                    for stmt in block.body:
+                    for stmt in groups:
                         ranges = self.horizontal_ranges(stmt)
                         ranges["K"] = f"{k0}:{k1}"
                         last = self.statement_state(self.sdfg, last, stmt, ranges)
@@ -580,7 +670,7 @@ class SDFGBuilder:
                 self.sdfg.add_node(loop)
                 self.sdfg.add_edge(last, loop, dace.InterstateEdge())
                 inner = None
-                for stmt in block.body:
+                for stmt in groups:
                     inner = self.statement_state(loop, inner, stmt, self.horizontal_ranges(stmt))
                 last = loop
         return self.sdfg
