@@ -198,9 +198,7 @@ def test_a_float_or_bool_index_is_a_located_error():
         (float_target, "'b * 2'", "float64"),
     ]:
         error = _definition_error(definition)
-        assert f"the data index {text} is of type {dtype}: a data index is an integer" in str(
-            error
-        )
+        assert f"the data index {text} is of type {dtype}: a data index is an integer" in str(error)
         assert error.loc is not None and error.loc.line > 0
 
 

@@ -124,8 +124,9 @@ class DebugGenerator(PythonExpressions):
         parts = [index[a] for a in decl.axes]
         for d, i in enumerate(ref.data_index):
             if isinstance(i, ir.Expr):  # computed at run time: checked (negatives wrap)
-                i = f"rt.dcheck({self.visit(i)}, {decl.data_dims[d]}, {name!r}, {d})"
-            parts.append(str(i))
+                parts.append(f"rt.dcheck({self.visit(i)}, {decl.data_dims[d]}, {name!r}, {d})")
+            else:
+                parts.append(str(i))
         return f"{var(name)}[{', '.join(parts)}]"
 
 

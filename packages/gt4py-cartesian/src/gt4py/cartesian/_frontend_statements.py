@@ -153,7 +153,6 @@ class StatementParsing(ExpressionParsing):
                 node = inner
             else:
                 index = self._const_index(node.slice, node)
-                node = inner
             if any(index):
                 name = inner.id if isinstance(inner, ast.Name) else "a field"
                 raise self._definition(

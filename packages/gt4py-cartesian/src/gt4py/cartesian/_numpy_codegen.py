@@ -340,9 +340,7 @@ class NumpyGenerator(PythonExpressions):
             return view
         mask = _mask_over(self.read_mask, rng) if self.read_mask else "None"
         indices = self.data_indices(ref, rng, krange)
-        return (
-            f"rt.gather_data({view}, {indices}, {_shape(rng, krange)}, {ref.name!r}, {mask})"
-        )
+        return f"rt.gather_data({view}, {indices}, {_shape(rng, krange)}, {ref.name!r}, {mask})"
 
 
 def _mask_over(mask: tuple[str, Range], rng: Range) -> str:

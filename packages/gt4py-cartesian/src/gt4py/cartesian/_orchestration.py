@@ -213,7 +213,8 @@ def _checked_inside(sdfg: Any, stencil: Any) -> None:
             record + node.code.as_string + report, dace.dtypes.Language.CPP
         )
         node.code_global = dace.properties.CodeBlock(
-            node.code_global.as_string + "\n#include <cstdio>\n#include <cstdlib>\n#include <string>",
+            node.code_global.as_string
+            + "\n#include <cstdio>\n#include <cstdlib>\n#include <string>",
             dace.dtypes.Language.CPP,
         )
     for state in sdfg.states():

@@ -63,16 +63,14 @@ def data_view(
     grid = []
     for axis in range(3):
         n = shape[axis]
-        if view.shape[axis] == n:
-            points = np.arange(n)
-        else:  # a missing axis (an IJ field's K), broadcast
-            points = np.zeros(n, dtype=np.intp)
+        # a missing axis (an IJ field's K) is broadcast
+        points = np.arange(n) if view.shape[axis] == n else np.zeros(n, dtype=np.intp)
         grid.append(points.reshape([-1 if a == axis else 1 for a in range(3)]))
     where = None if mask is None else np.broadcast_to(mask, shape)
     chosen = []
-    for n, (dim, index) in enumerate(indices):
+    for n, (dim, given) in enumerate(indices):
         size = view.shape[3 + n]
-        index = np.broadcast_to(np.asarray(index).astype(np.intp), shape)
+        index = np.broadcast_to(np.asarray(given).astype(np.intp), shape)
         if where is not None:
             index = np.where(where, index, 0)
         if index.size:
@@ -87,7 +85,8 @@ def gather_data(
     view: Array, indices: list[tuple[int, Any]], shape: tuple[int, ...], name: str, mask: Any
 ) -> Array:
     """``view`` read at run-time data indices (see :func:`data_view`)."""
-    return view[data_view(view, indices, shape, name, mask)]
+    result: Array = view[data_view(view, indices, shape, name, mask)]
+    return result
 
 
 def scatter_data(

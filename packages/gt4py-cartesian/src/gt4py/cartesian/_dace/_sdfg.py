@@ -274,12 +274,16 @@ class TaskletCode(CppGenerator):
         if any(ir.has_checked_index(ref) for _, ref, _ in iter_accesses(stmt)):
             # the field numbers of the error record, named where a program reports it itself
             names = ", ".join(f'"{n}"' for n in self.field_ids)
-            self.emit(f"static const char* const {FIELD_NAMES}[] = {{{names}}}; (void){FIELD_NAMES};")
+            self.emit(
+                f"static const char* const {FIELD_NAMES}[] = {{{names}}}; (void){FIELD_NAMES};"
+            )
         for name in sorted({ref.name for _, ref, _ in iter_accesses(stmt)} & self.locals):
             self.emit(f"{self.fields[name].cpp_type} {_ident(name)}{{}};  // a temporary, zeroed")
         for name in updated_fields(stmt, self.locals):
             ctype = self.fields[name].cpp_type
-            self.emit(f"{ctype}* const {_ident(name)} = const_cast<{ctype}*>({_read_connector(name)});")
+            self.emit(
+                f"{ctype}* const {_ident(name)} = const_cast<{ctype}*>({_read_connector(name)});"
+            )
         self.visit(stmt, at_domain=at_domain)
         return "\n".join(self.lines)
 
@@ -342,10 +346,11 @@ class TaskletCode(CppGenerator):
             index["K"] = f"gt_kcheck({checked}, {self.ksize(name)}, {fid}, {KERROR_CONNECTOR})"
         terms = [f"{index[a]} * {self.stride(name, a)}" for a in field.axes]
         for d, i in enumerate(ref.data_index):
+            text = str(i)
             if isinstance(i, ir.Expr):  # computed at run time: checked (ADR 0046)
                 size = field.data_dims[d]
-                i = f"gt_kcheck_data({self.visit(i)}, {size}, {fid}, {d}, {KERROR_CONNECTOR})"
-            terms.append(f"({i}) * {self.stride(name, f'D{d}')}")
+                text = f"gt_kcheck_data({self.visit(i)}, {size}, {fid}, {d}, {KERROR_CONNECTOR})"
+            terms.append(f"({text}) * {self.stride(name, f'D{d}')}")
         return f"{_ident(name)}[{' + '.join(terms) or '0'}]"
 
 
