@@ -228,7 +228,33 @@ class TaskletCode(CppGenerator):
         field = self.fields[name]
         if field.is_temporary:
             return f"({self.temporary_strides(field)[axis]})"
+        if axis.startswith("D"):  # measured in the tasklet (``data_stride_connectors``)
+            return _data_stride(name, int(axis[1:]))
         return stride_symbol(name, axis)
+
+    def data_stride_connectors(self, name: str) -> list[int]:
+        """The data dimensions of ``name`` whose stride the tasklet measures: the distance
+        between its pointer and a second pointer, one element further along the dimension.
+        DaCe computes both from the array's strides when it generates the code, after the
+        passes of a program (NDSL's refine a transient's shape, and so its strides, under the
+        tasklets); a stride written into the code would be stale then."""
+        field = self.fields[name]
+        if field.is_temporary or name in self.locals:
+            return []
+        return list(range(len(field.data_dims)))
+
+    def data_point_subset(self, name: str, dim: int) -> str:
+        """The memlet subset of ``name``'s window's first point, one element along the data
+        dimension ``dim`` (index 0 when the dimension has one element)."""
+        window = self.window[name]
+        field = self.fields[name]
+        parts = []
+        for axis in field.axes:
+            bounds = window.get(axis)
+            first = f"{INDEX[axis]} + {self.origin(name, axis)}"
+            parts.append("0" if bounds is None else f"{first} + ({bounds[0]})")
+        parts += [str(1 if d == dim and n > 1 else 0) for d, n in enumerate(field.data_dims)]
+        return ", ".join(parts)
 
     def origin(self, name: str, axis: str) -> str:
         if self.fields[name].is_temporary:
@@ -284,6 +310,12 @@ class TaskletCode(CppGenerator):
             self.emit(
                 f"{ctype}* const {_ident(name)} = const_cast<{ctype}*>({_read_connector(name)});"
             )
+        for name in sorted(self.window):
+            for d in self.data_stride_connectors(name):
+                self.emit(
+                    f"const std::ptrdiff_t {_data_stride(name, d)} = "
+                    f"{_data_connector(name, d)} - {_ident(name)};"
+                )
         self.visit(stmt, at_domain=at_domain)
         return "\n".join(self.lines)
 
@@ -414,6 +446,15 @@ def local_temporaries(analysed: AnalysedStencil, groups: list[list[ir.Stmt]]) ->
                 offset_free[ref.name] = offset_free.get(ref.name, True) and _zero_offset(ref)
     temps = {t.name for t in analysed.ir.temporaries if not t.data_dims}
     return {t for t in temps if len(where.get(t, ())) == 1 and offset_free[t]}
+
+
+def _data_connector(name: str, dim: int) -> str:
+    """The input connector one element along the data dimension ``dim`` of ``name``."""
+    return f"__gt_d{dim}_{_ident(name)}"
+
+
+def _data_stride(name: str, dim: int) -> str:
+    return f"__gt_sD{dim}_{_ident(name)}"
 
 
 def _read_connector(name: str) -> str:
@@ -560,6 +601,13 @@ class SDFGBuilder:
         inputs = {_ident(n): dace.pointer(arrays[n].dtype) for n in reads}
         inputs.update({_ident(n): arrays[n].dtype for n in scalars})
         inputs.update({_read_connector(n): dace.pointer(arrays[n].dtype) for n in updated})
+        data_points = [
+            (n, d) for n in [*reads, *updated, *writes] for d in self.code.data_stride_connectors(n)
+        ]
+        data_points = list(dict.fromkeys(data_points))
+        inputs.update(
+            {_data_connector(n, d): dace.pointer(arrays[n].dtype) for n, d in data_points}
+        )
         outputs = {
             (_write_connector(n) if n in updated else _ident(n)): dace.pointer(arrays[n].dtype)
             for n in writes
@@ -592,6 +640,14 @@ class SDFGBuilder:
                 tasklet,
                 dst_conn=_ident(name),
                 memlet=dace.Memlet(data=name, subset=self.code.subset(name), dynamic=True),
+            )
+        for name, d in data_points:
+            state.add_memlet_path(
+                state.add_read(name),
+                entry,
+                tasklet,
+                dst_conn=_data_connector(name, d),
+                memlet=dace.Memlet(data=name, subset=self.code.data_point_subset(name, d)),
             )
         for name in updated:
             state.add_memlet_path(
