@@ -170,16 +170,20 @@ def test_invalid_data_dimensions_are_named(dims):
         gtscript.Field[gtscript.IJK, (np.float64, dims)]
 
 
-def test_variable_data_index_is_rejected(backend):
+def test_a_float_data_index_is_rejected(backend):
+    # a run-time data index is an integer expression (ADR 0046; tests in
+    # test_cartesian_runtime_data_index.py); a float one is a located error
     V = gtscript.Field[(np.float64, (3,))]
 
-    def st(v: V, n: int, out: F):
+    def st(v: V, x: float, out: F):
         with computation(PARALLEL), interval(...):
-            out = v[0, 0, 0][n]
+            out = v[0, 0, 0][x]
 
-    with pytest.raises(gtscript.GTScriptDefinitionError, match="compile-time integer") as info:
+    with pytest.raises(
+        gtscript.GTScriptDefinitionError, match="a data index is an integer"
+    ) as info:
         gtscript.stencil(backend=backend)(st)
-    assert _line_of(st, "v[0, 0, 0][n]") in str(info.value)
+    assert _line_of(st, "v[0, 0, 0][x]") in str(info.value)
 
 
 def test_data_index_out_of_range(backend):

@@ -354,9 +354,17 @@ def test_dace_stencil_sdfg_errors_name_the_problem() -> None:
         good.__sdfg__(a, b, domain=(4, 4))
     with pytest.raises(OrchestrationError, match="needs 3 indices"):
         good.__sdfg__(a, b, origin=(0, 0))
+    # a checked index (here K at an absolute index): no error record among the arguments, the
+    # checked tasklet keeps its own and reports a bad index itself (ADR 0046)
     bottom = gtscript.stencil("dace:cpu", _bottom)
-    with pytest.raises(OrchestrationError, match="reads K at an absolute or variable index"):
-        bottom.__sdfg__(a, b)
+    sdfg = bottom.__sdfg__(a, b)
+    assert "__gt_kerror" not in sdfg.arrays
+    checked = [
+        n
+        for n, _ in sdfg.all_nodes_recursive()
+        if isinstance(n, dace.nodes.Tasklet) and "gt_kcheck(" in n.code.as_string
+    ]
+    assert len(checked) == 1 and "std::abort()" in checked[0].code.as_string
 
 
 @pytest.mark.slow
@@ -396,3 +404,68 @@ def test_dace_stencils_survive_ndsl_style_symbol_replacement_and_schedule_tree_r
     stencils.one_by_one(*want, 0.5)
     for name, x, y in zip("abcd", got, want, strict=True):
         assert np.array_equal(np.asarray(x), y), name
+
+
+# -- run-time data indices in a program (ADR 0046) ---------------------------------------------
+_DATA_INDEX = """
+import sys
+import numpy as np
+from gt4py.cartesian import gtscript
+from gt4py.cartesian.gtscript import IJK, PARALLEL, Field, computation, interval
+from gt4py.cartesian._orchestration import program
+
+V = Field[IJK, (np.float64, 8)]
+
+
+def loop(a: V, b: V, top: int):
+    with computation(PARALLEL), interval(...):
+        n = 0
+        while n < top:
+            b[0, 0, 0][n] = a[0, 0, 0][n] + 4
+            n = n + 1
+
+
+s_loop = gtscript.lazy_stencil("dace:cpu", loop)
+
+
+@program
+def twice(a, tmp, b, top: int):
+    s_loop(a, tmp, top)
+    s_loop(tmp, b, top)
+
+
+a = np.random.default_rng(0).random((3, 3, 4, 8))
+tmp, b = np.zeros_like(a), np.zeros_like(a)
+top = int(sys.argv[1])
+twice(a, tmp, b, top)
+assert np.array_equal(b, (a + 4) + 4), "wrong result"
+print("OK")
+"""
+
+
+@pytest.mark.slow
+def test_a_run_time_data_index_in_an_orchestrated_program(tmp_path) -> None:
+    script = tmp_path / "data_index.py"
+    script.write_text(_DATA_INDEX)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GT4PY_")}
+    env["GT4PY_BUILD_CACHE_DIR"] = str(tmp_path / "cache")
+
+    def run(top: int) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, str(script), str(top)],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=1200,
+            cwd=tmp_path,
+        )
+
+    good = run(8)
+    assert good.returncode == 0 and "OK" in good.stdout, good.stdout + good.stderr
+    # one past the end: the program cannot raise; it reports and aborts, never reading past
+    bad = run(9)
+    assert bad.returncode != 0
+    assert (
+        "IndexError: data index 8 of field 'b' is outside the field (data dimension 0 has "
+        "size 8) (stencil" in bad.stderr
+    ) or "IndexError: data index 8 of field 'a' is outside the field" in bad.stderr, bad.stderr

@@ -103,6 +103,7 @@ def iter_exprs_reads(expr: ir.Expr) -> Iterator[ir.FieldRef]:
         if isinstance(e, ir.FieldRef):
             yield e
             stack.extend(x for x in (e.k_absolute, e.k_variable) if x is not None)
+            stack.extend(i for i in e.data_index if isinstance(i, ir.Expr))
         elif isinstance(e, ir.BinaryOp):
             stack.extend((e.left, e.right))
         elif isinstance(e, ir.UnaryOp):
@@ -131,6 +132,10 @@ def iter_accesses_in_regions(
     if isinstance(stmt, ir.Assign):
         for ref in iter_exprs_reads(stmt.value):
             yield "read", ref, stmt.loc, regions
+        for index in stmt.target.data_index:  # a data index computed at run time
+            if isinstance(index, ir.Expr):
+                for ref in iter_exprs_reads(index):
+                    yield "read", ref, stmt.loc, regions
         yield "write", stmt.target, stmt.loc, regions
     elif isinstance(stmt, ir.If | ir.While):
         for ref in iter_exprs_reads(stmt.condition):

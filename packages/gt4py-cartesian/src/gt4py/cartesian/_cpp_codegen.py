@@ -79,12 +79,14 @@ namespace {
 
 using idx = std::ptrdiff_t;
 
-// A K index checked against the field's K size. Exceptions must not leave an OpenMP region,
-// so a bad index is recorded (first one wins) and replaced by 0; the call raises afterwards.
+// A K index checked against the field's K size, or a data index computed at run time against
+// its data dimension's size (dim >= 0). Exceptions must not leave an OpenMP region, so a bad
+// index is recorded (first one wins) and replaced by 0; the call raises afterwards.
 struct KIndexError {
   int field = -1;
   idx index = 0;
   idx size = 0;
+  int dim = -1;
 };
 
 // Set by a failed check in this thread: a while loop whose condition reads out of range stops
@@ -95,7 +97,17 @@ inline idx gt_kcheck(idx index, idx size, int field, KIndexError& error) {
   if (index >= 0 && index < size) return index;
   gt_kfailed = true;
 #pragma omp critical(gt_kindex_error)
-  if (error.field < 0) error = KIndexError{field, index, size};
+  if (error.field < 0) error = KIndexError{field, index, size, -1};
+  return 0;
+}
+
+// A data index computed at run time: negative ones count from the end, as in Python.
+inline idx gt_kcheck_data(idx index, idx size, int field, int dim, KIndexError& error) {
+  if (index >= 0 && index < size) return index;
+  if (index < 0 && index >= -size) return index + size;
+  gt_kfailed = true;
+#pragma omp critical(gt_kindex_error)
+  if (error.field < 0) error = KIndexError{field, index, size, dim};
   return 0;
 }
 
@@ -419,10 +431,7 @@ class CppGenerator(IRGenerator):
 
     @staticmethod
     def _reads_checked_k(stmt: ir.While) -> bool:
-        return any(
-            ref.k_absolute is not None or ref.k_variable is not None
-            for _, ref, _ in iter_accesses(stmt)
-        )
+        return any(ir.has_checked_index(ref) for _, ref, _ in iter_accesses(stmt))
 
     def visit_HorizontalRegion(self, stmt: ir.HorizontalRegion, *, at_domain: bool) -> None:
         checks = region_conditions(stmt, ("i", "j"), ("ni", "nj"), _position)
@@ -489,8 +498,21 @@ class CppGenerator(IRGenerator):
                 f"(gt_kcheck({checked}, {self.ksize(name)}, {fid}, kerror) - {self.korigin(name)})"
             )
         terms = [f"{index[a]} * {self.stride(name, a)}" for a in field.axes]
-        terms += [f"{i} * {self.stride(name, f'D{d}')}" for d, i in enumerate(ref.data_index)]
+        terms += [
+            f"{self.data_index(ref, d)} * {self.stride(name, f'D{d}')}"
+            for d in range(len(ref.data_index))
+        ]
         return f"{_ident(name)}[{' + '.join(terms) or '0'}]"
+
+    def data_index(self, ref: ir.FieldRef, d: int) -> str:
+        """The ``d``-th data index of ``ref``: a compile-time one as is, a run-time one checked
+        (negatives wrap; out of range recorded, ADR 0046)."""
+        index = ref.data_index[d]
+        if not isinstance(index, ir.Expr):
+            return str(index)
+        size = self.fields[ref.name].data_dims[d]
+        fid = self.field_ids[ref.name]
+        return f"gt_kcheck_data({self.visit(index)}, {size}, {fid}, {d}, kerror)"
 
     # -- the binding ----------------------------------------------------------------------------
     def emit_binding(self) -> None:
@@ -547,11 +569,10 @@ class CppGenerator(IRGenerator):
         self.emit("if (kerror.field >= 0) {")
         names = ", ".join(f'"{n}"' for n in self.fields)
         self.emit(f"  static const char* const names[] = {{{names}}};")
-        self.emit(
-            '  throw nb::index_error((std::string("K index ") + std::to_string(kerror.index) + '
-            '" of field \'" + names[kerror.field] + "\' is outside the field (K size " + '
-            'std::to_string(kerror.size) + ")").c_str());'
+        message = index_error_message(
+            "names[kerror.field]", "kerror.index", "kerror.size", "kerror.dim"
         )
+        self.emit(f"  throw nb::index_error(({message}).c_str());")
         self.emit("}")
         self.depth -= 1
         self.emit("}")
@@ -568,6 +589,20 @@ class CppGenerator(IRGenerator):
     def extra_run_parameters(self) -> list[native.Parameter]:
         """Parameters of ``run`` after the origins (the CUDA generator's stream)."""
         return []
+
+
+def index_error_message(name: str, index: str, size: str, dim: str) -> str:
+    """The C++ expression (a std::string) of a checked index's error: the message of the
+    Python backends (``_runtime``), from the error record's field name, index, size and data
+    dimension (< 0: a K index)."""
+    quote = "'"
+    return (
+        f'({dim} < 0 ? std::string("K index ") : std::string("data index ")) + '
+        f'std::to_string({index}) + " of field {quote}" + {name} + '
+        f'"{quote} is outside the field (" + '
+        f'({dim} < 0 ? "K size " + std::to_string({size}) : "data dimension " + '
+        f'std::to_string({dim}) + " has size " + std::to_string({size})) + ")"'
+    )
 
 
 def generate_cpp(analysed: AnalysedStencil, *, backend: str, module_name: str) -> str:

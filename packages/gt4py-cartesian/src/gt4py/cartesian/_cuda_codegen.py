@@ -60,6 +60,17 @@ def _device_prelude() -> str:
   return 0;
 }
 
+__device__ inline idx gt_kcheck_data(idx index, idx size, int field, int dim, KIndexError* error) {
+  if (index >= 0 && index < size) return index;
+  if (index < 0 && index >= -size) return index + size;
+  if (atomicCAS(&error->field, -1, field) == -1) {
+    error->index = index;
+    error->size = size;
+    error->dim = dim;
+  }
+  return 0;
+}
+
 inline unsigned gt_blocks(idx n, unsigned per_block, idx limit) {
   idx blocks = (n + per_block - 1) / per_block;
   if (blocks > limit) blocks = limit;

@@ -121,7 +121,12 @@ class DebugGenerator(PythonExpressions):
             index["K"] = (
                 f"rt.kcheck({index['K']} + ({self.visit(ref.k_variable)}), {size}, {name!r})"
             )
-        parts = [index[a] for a in decl.axes] + [str(i) for i in ref.data_index]
+        parts = [index[a] for a in decl.axes]
+        for d, i in enumerate(ref.data_index):
+            if isinstance(i, ir.Expr):  # computed at run time: checked (negatives wrap)
+                parts.append(f"rt.dcheck({self.visit(i)}, {decl.data_dims[d]}, {name!r}, {d})")
+            else:
+                parts.append(str(i))
         return f"{var(name)}[{', '.join(parts)}]"
 
 

@@ -223,7 +223,7 @@ class ExpressionParsing(ConstantEvaluation, abc.ABC):
             # The second subscript of a[0, 0, 0][1] indexes data dimensions (also when a
             # function parameter stands for a[0, 0, 1] and is indexed with data indices only).
             # Otherwise offsets compose: f(q[1, 0, 0]) reading q[-1, 0, 0] reads q[0, 0, 0].
-            index = self._const_index(node.slice, node)
+            index = self._data_index(node.slice, node)
             self._check_data_index(decl, base.data_index + index, node, allow_missing=True)
             return ir.FieldRef(
                 name=base.name, offset=base.offset, data_index=base.data_index + index
@@ -336,7 +336,12 @@ class ExpressionParsing(ConstantEvaluation, abc.ABC):
         return ir.FieldRef(name=base.name, offset=(0, 0, 0), data_index=index)
 
     def _check_data_index(
-        self, decl: ir.FieldDecl, index: tuple[int, ...], node: ast.AST, *, allow_missing: bool
+        self,
+        decl: ir.FieldDecl,
+        index: tuple[int | ir.Expr, ...],
+        node: ast.AST,
+        *,
+        allow_missing: bool,
     ) -> None:
         dims = decl.data_dims
         if len(index) > len(dims) or (not allow_missing and len(index) != len(dims)):
@@ -346,23 +351,52 @@ class ExpressionParsing(ConstantEvaluation, abc.ABC):
                 node,
             )
         for i, size in zip(index, dims, strict=False):
-            if not -size <= i < size:
+            if isinstance(i, int) and not -size <= i < size:
                 raise self._definition(
                     f"data index {i} is out of range for '{decl.name}' (size {size})", node
                 )
 
     def _const_index(self, node: ast.expr, where: ast.AST) -> tuple[int, ...]:
+        """Offsets: compile-time integers."""
+        index = self._data_index(node, where, run_time=False)
+        assert all(isinstance(i, int) for i in index)
+        return index  # type: ignore[return-value]
+
+    def _data_index(
+        self, node: ast.expr, where: ast.AST, *, run_time: bool = True
+    ) -> tuple[int | ir.Expr, ...]:
+        """The elements of a data index: compile-time integers as ``int``; with ``run_time``,
+        any other integer expression as its ``ir.Expr`` (checked when the stencil runs)."""
         elts = node.elts if isinstance(node, ast.Tuple) else [node]
-        values = []
+        values: list[int | ir.Expr] = []
         for elt in elts:
             try:
                 value = self._const_eval(elt)
             except NotConstant:
-                raise self._definition("this index must be a compile-time integer", where) from None
+                if not run_time:
+                    raise self._definition(
+                        "this index must be a compile-time integer", where
+                    ) from None
+                values.append(self._run_time_index(elt))
+                continue
+            if isinstance(value, np.integer) and not isinstance(value, np.bool_):
+                value = int(value)
             if not isinstance(value, int) or isinstance(value, bool):
                 raise self._definition(f"index {value!r} is not an integer", where)
             values.append(value)
         return tuple(values)
+
+    def _run_time_index(self, elt: ast.expr) -> ir.Expr:
+        """A data index computed at run time: an integer expression (not a bool)."""
+        expr = self._expr(elt)
+        dtype = _types.infer_dtype(expr, self._dtype_of)
+        if np.dtype(dtype).kind not in "iu":
+            raise self._definition(
+                f"the data index '{ast.unparse(elt)}' is of type {dtype}: a data index is an "
+                "integer",
+                elt,
+            )
+        return expr
 
     def _call(self, node: ast.Call) -> ir.Expr:
         if isinstance(node.func, ast.Attribute) and node.func.attr == "at":

@@ -135,7 +135,7 @@ class StatementParsing(ExpressionParsing):
         ]
 
     def _parse_target(self, target: ast.expr, value: ir.Expr | None) -> ir.FieldRef:
-        data_index: tuple[int, ...] = ()
+        data_index: tuple[int | ir.Expr, ...] = ()
         node = target
         if (
             isinstance(node, ast.Subscript)
@@ -147,11 +147,12 @@ class StatementParsing(ExpressionParsing):
             )
         if isinstance(node, ast.Subscript):
             inner = node.value
-            index = self._const_index(node.slice, node)
-            if isinstance(inner, ast.Subscript):  # a[0, 0, 0][1]
-                data_index = index
+            if isinstance(inner, ast.Subscript):  # a[0, 0, 0][1], a[0, 0, 0][n]
+                data_index = self._data_index(node.slice, node)
                 index = self._const_index(inner.slice, inner)
                 node = inner
+            else:
+                index = self._const_index(node.slice, node)
             if any(index):
                 name = inner.id if isinstance(inner, ast.Name) else "a field"
                 raise self._definition(

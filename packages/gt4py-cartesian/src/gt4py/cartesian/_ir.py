@@ -31,13 +31,27 @@ class ScalarRef(Expr):
 
 
 class FieldRef(Expr):
-    """A field read or write: relative offset, optional absolute or variable K, data index."""
+    """A field read or write: relative offset, optional absolute or variable K, data index.
+
+    Each data index is an ``int`` (a compile-time index, checked against the data dimension's
+    size when the stencil is defined) or an integer ``Expr`` computed at run time (checked
+    when the stencil runs, ADR 0046); negative ones count from the end as in Python."""
 
     name: str
     offset: tuple[int, int, int]
-    data_index: tuple[int, ...] = ()
+    data_index: tuple[int | Expr, ...] = ()
     k_absolute: Expr | None = None  # a.at(K=expr): K index counted from the field's origin
     k_variable: Expr | None = None  # a[0, 0, expr]: K offset computed at run time
+
+
+def has_checked_index(ref: FieldRef) -> bool:
+    """Whether ``ref`` has an index checked at run time: absolute or variable K, or a data
+    index computed at run time."""
+    return (
+        ref.k_absolute is not None
+        or ref.k_variable is not None
+        or any(isinstance(i, Expr) for i in ref.data_index)
+    )
 
 
 class BinaryOp(Expr):

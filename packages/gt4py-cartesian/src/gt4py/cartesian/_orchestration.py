@@ -133,11 +133,14 @@ def frozen_sdfg(
     else:
         sdfg = copy.deepcopy(sdfg_value)
     if "__gt_kerror" in sdfg.arrays:
-        raise OrchestrationError(
-            f"stencil {stencil.name!r} reads K at an absolute or variable index: its bounds "
-            "check reports through an argument a DaCe-orchestrated program does not pass; "
-            "such stencils cannot be orchestrated yet"
-        )
+        _checked_inside(sdfg, stencil)
+    # The maps' collapse(2) holds for the stencil's own maps only: the program's passes (NDSL's
+    # schedule-tree passes) split and fuse maps, and a fused outer map holding two inner maps
+    # is no perfect nest (OpenMP refuses to compile it). Inside a program, parallel over the
+    # outermost axis, as DaCe's own maps.
+    for node, _ in sdfg.all_nodes_recursive():
+        if isinstance(node, dace.nodes.MapEntry):
+            node.map.collapse = 1
     names = stencil_signature(stencil)[0]
     if len(args) > len(names):
         raise OrchestrationError(
@@ -173,6 +176,51 @@ def frozen_sdfg(
             sdfg.add_scalar(name, dace.dtypes.typeclass(stencil._dtypes[name].type))
     sdfg.arg_names = list(names)  # what DaCe's frontend binds a call's arguments to
     return sdfg
+
+
+def _checked_inside(sdfg: Any, stencil: Any) -> None:
+    """A stencil with checked indices (absolute or variable K, run-time data indices) inside
+    an orchestrated program: the program passes no error record, and the compiled program
+    cannot raise a Python exception. Each checked tasklet gets its own record (a local
+    array, in place of its connector to the stencil's) and, after its code, reports a bad
+    index itself: the IndexError's message on stderr, and the process aborts (ADR 0046). The
+    bad index was replaced by 0, never used to access memory."""
+    dace = _require_dace()
+    from ._cpp_codegen import index_error_message
+    from ._dace._sdfg import FIELD_NAMES, KERROR, KERROR_CONNECTOR, KERROR_SIZE
+
+    message = index_error_message(
+        f"{FIELD_NAMES}[{KERROR_CONNECTOR}[0]]",
+        f"{KERROR_CONNECTOR}[1]",
+        f"{KERROR_CONNECTOR}[2]",
+        f"{KERROR_CONNECTOR}[3]",
+    )
+    report = (
+        f"\nif ({KERROR_CONNECTOR}[0] >= 0) {{\n"
+        f'  std::fprintf(stderr, "IndexError: %s (stencil {stencil.name}, in a '
+        f'DaCe-orchestrated program)\\n", ({message}).c_str());\n'
+        "  std::abort();\n"
+        "}"
+    )
+    for node, state in list(sdfg.all_nodes_recursive()):
+        if not isinstance(node, dace.nodes.Tasklet) or KERROR_CONNECTOR not in node.out_connectors:
+            continue
+        for edge in list(state.out_edges_by_connector(node, KERROR_CONNECTOR)):
+            state.remove_memlet_path(edge, remove_orphans=True)
+        node.remove_out_connector(KERROR_CONNECTOR)
+        record = f"std::int64_t {KERROR_CONNECTOR}[{KERROR_SIZE}] = {{-1, 0, 0, -1}};\n"
+        node.code = dace.properties.CodeBlock(
+            record + node.code.as_string + report, dace.dtypes.Language.CPP
+        )
+        node.code_global = dace.properties.CodeBlock(
+            node.code_global.as_string
+            + "\n#include <cstdio>\n#include <cstdlib>\n#include <string>",
+            dace.dtypes.Language.CPP,
+        )
+    for state in sdfg.states():
+        for access in [n for n in state.data_nodes() if n.data == KERROR]:
+            state.remove_node(access)
+    sdfg.remove_data(KERROR, validate=False)
 
 
 def _argument_layout(sdfg: Any, stencil: Any, given: Mapping[str, Any]) -> dict[str, int]:

@@ -9,7 +9,7 @@ from typing import Any
 from gt4py.infra import native
 
 from .. import _ir as ir
-from .._cpp_codegen import CPP_TYPES, _ident
+from .._cpp_codegen import CPP_TYPES, _ident, index_error_message
 from .._pipeline import BuildRequest
 from ._sdfg import KERROR, origin_symbol, size_symbol, stride_symbol
 
@@ -80,7 +80,7 @@ def binding(sdfg: Any, request: BuildRequest, module_name: str) -> str:
             )
     checked = KERROR in sdfg.arrays
     if checked:
-        body.append(f"int64_t {KERROR}[3] = {{-1, 0, 0}};")
+        body.append(f"int64_t {KERROR}[4] = {{-1, 0, 0, -1}};")
     body += [
         "if (gt_program.state == nullptr) {",
         f"  gt_program.state = __dace_init_{name}({sdfg.init_signature(for_call=True)});",
@@ -97,9 +97,11 @@ def binding(sdfg: Any, request: BuildRequest, module_name: str) -> str:
         body += [
             f"if ({KERROR}[0] >= 0) {{",
             f"  static const char* const names[] = {{{names}}};",
-            f'  throw nb::index_error((std::string("K index ") + std::to_string({KERROR}[1]) + '
-            f'" of field \'" + names[{KERROR}[0]] + "\' is outside the field (K size " + '
-            f'std::to_string({KERROR}[2]) + ")").c_str());',
+            "  throw nb::index_error(("
+            + index_error_message(
+                f"names[{KERROR}[0]]", f"{KERROR}[1]", f"{KERROR}[2]", f"{KERROR}[3]"
+            )
+            + ").c_str());",
             "}",
         ]
     lines += ["  " + line for line in body]

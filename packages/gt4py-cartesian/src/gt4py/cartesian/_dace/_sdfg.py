@@ -15,7 +15,10 @@ The SDFG's structure (ADR 0041):
   builtins, absolute and variable K reads) is one C++ tasklet per map point, written by the
   C++ backends' generator (``_cpp_codegen``) so that every operator keeps the semantics the
   ``debug`` backend defines (``<gt4py/python_semantics.hpp>`` in the SDFG's global code);
-- temporaries are transients (zeroed in a first state, as every backend's temporaries),
+- consecutive statements of an interval with the same extent that share fields only at the
+  point itself are one tasklet (``statement_groups``), and a temporary only one of those
+  accesses, only at the point itself, is a variable of its code (``local_temporaries``);
+- other temporaries are transients (zeroed in a first state, as every backend's temporaries),
   laid out as the backend's layout with the halo the analysis gives them.
 
 The argument convention (what a caller, e.g. NDSL's orchestration, passes):
@@ -28,10 +31,11 @@ The argument convention (what a caller, e.g. NDSL's orchestration, passes):
 - ``__I``, ``__J``, ``__K``: the compute domain's size;
 - ``__<field>_origin_<axis>``: the index of the compute domain's first point in the array
   (per grid axis of the field; data dimensions have none);
-- ``__gt_kerror`` (only where the stencil reads K at an absolute or variable index): an
-  ``int64[3]`` the caller sets to ``-1, 0, 0``; a read outside the field's K size records
-  ``(field number, index, K size)`` there (the first one wins) and reads index 0 instead,
-  and the call then raises ``IndexError`` as on the other backends.
+- ``__gt_kerror`` (only where the stencil reads K at an absolute or variable index, or
+  indexes a data dimension at an index computed at run time): an ``int64[4]`` the caller
+  sets to ``-1, 0, 0, -1``; an access outside the field records ``(field number, index,
+  size, data dimension or -1 for K)`` there (the first one wins) and accesses index 0
+  instead, and the call then raises ``IndexError`` as on the other backends (ADR 0046).
 
 Which of those symbols DaCe keeps as arguments (``sdfg.arglist()``) depends on their use:
 callers name arguments, they never count on positions.
@@ -61,6 +65,8 @@ INDEX = {"I": "__i", "J": "__j", "K": "__k"}
 DOMAIN = {"I": "__I", "J": "__J", "K": "__K"}
 KERROR = "__gt_kerror"
 KERROR_CONNECTOR = "__gt_kerr"  # the tasklets' pointer to it
+KERROR_SIZE = 4  # field number, index, size, data dimension (-1: K)
+FIELD_NAMES = "__gt_field_names"  # in a checked tasklet's code: the record's field names
 
 #: Every statement tasklet's global code: Python's operators and a checked K index. A header
 #: (include-guarded) in each tasklet rather than the SDFG's global code: a tasklet keeps it
@@ -108,6 +114,8 @@ class TaskletCode(CppGenerator):
         self.lines = []
         self.depth = 0
         self.temp_sizes, self.temp_origins = self.temporary_layout()
+        #: Temporaries that are variables of one tasklet (see ``local_temporaries``)
+        self.locals: set[str] = set()
 
     def temporary_layout(self) -> tuple[dict[str, str], dict[str, int]]:
         """Temporaries' sizes per axis (the domain and the analysis' halo) and where the
@@ -139,7 +147,33 @@ class TaskletCode(CppGenerator):
         field = self.fields[name]
         if field.is_temporary:
             return f"({self.temporary_strides(field)[axis]})"
+        if axis.startswith("D"):  # measured in the tasklet (``data_stride_connectors``)
+            return _data_stride(name, int(axis[1:]))
         return stride_symbol(name, axis)
+
+    def data_stride_connectors(self, name: str) -> list[int]:
+        """The data dimensions of ``name`` whose stride the tasklet measures: the distance
+        between its pointer and a second pointer, one element further along the dimension.
+        DaCe computes both from the array's strides when it generates the code, after the
+        passes of a program (NDSL's refine a transient's shape, and so its strides, under the
+        tasklets); a stride written into the code would be stale then."""
+        field = self.fields[name]
+        if field.is_temporary or name in self.locals:
+            return []
+        return list(range(len(field.data_dims)))
+
+    def data_point_subset(self, name: str, dim: int) -> str:
+        """The memlet subset of ``name``'s window's first point, one element along the data
+        dimension ``dim`` (index 0 when the dimension has one element)."""
+        window = self.window[name]
+        field = self.fields[name]
+        parts = []
+        for axis in field.axes:
+            bounds = window.get(axis)
+            first = f"{INDEX[axis]} + {self.origin(name, axis)}"
+            parts.append("0" if bounds is None else f"{first} + ({bounds[0]})")
+        parts += [str(1 if d == dim and n > 1 else 0) for d, n in enumerate(field.data_dims)]
+        return ", ".join(parts)
 
     def origin(self, name: str, axis: str) -> str:
         if self.fields[name].is_temporary:
@@ -160,6 +194,8 @@ class TaskletCode(CppGenerator):
         cannot read C++ code); the code indexes relative to the window's first point."""
         result: dict[str, dict[str, tuple[int, int] | None]] = {}
         for _, ref, _ in iter_accesses(stmt):
+            if ref.name in self.locals:
+                continue
             window = result.setdefault(ref.name, {})
             for axis, offset in zip("IJK", ref.offset, strict=True):
                 if axis not in self.fields[ref.name].axes:
@@ -177,6 +213,28 @@ class TaskletCode(CppGenerator):
         self.lines = []
         self.depth = 0
         self.window = self.windows(stmt)
+        # A field the statement reads and writes: one pointer for both, from its input
+        # connector (DaCe keeps a read; it may drop a write no later state reads, and with it
+        # the output connector's pointer).
+        if any(ir.has_checked_index(ref) for _, ref, _ in iter_accesses(stmt)):
+            # the field numbers of the error record, named where a program reports it itself
+            names = ", ".join(f'"{n}"' for n in self.field_ids)
+            self.emit(
+                f"static const char* const {FIELD_NAMES}[] = {{{names}}}; (void){FIELD_NAMES};"
+            )
+        for name in sorted({ref.name for _, ref, _ in iter_accesses(stmt)} & self.locals):
+            self.emit(f"{self.fields[name].cpp_type} {_ident(name)}{{}};  // a temporary, zeroed")
+        for name in updated_fields(stmt, self.locals):
+            ctype = self.fields[name].cpp_type
+            self.emit(
+                f"{ctype}* const {_ident(name)} = const_cast<{ctype}*>({_read_connector(name)});"
+            )
+        for name in sorted(self.window):
+            for d in self.data_stride_connectors(name):
+                self.emit(
+                    f"const std::ptrdiff_t {_data_stride(name, d)} = "
+                    f"{_data_connector(name, d)} - {_ident(name)};"
+                )
         self.visit(stmt, at_domain=at_domain)
         return "\n".join(self.lines)
 
@@ -219,6 +277,8 @@ class TaskletCode(CppGenerator):
     def access(self, ref: ir.FieldRef) -> str:
         field = self.fields[ref.name]
         name = ref.name
+        if name in self.locals:
+            return _ident(name)
         offsets = dict(zip("IJK", ref.offset, strict=True))
         window = self.window[name]
         # relative to the window's first point; the whole K axis from index 0
@@ -236,8 +296,94 @@ class TaskletCode(CppGenerator):
             checked = f"{index['K']} + ({self.visit(ref.k_variable)})"
             index["K"] = f"gt_kcheck({checked}, {self.ksize(name)}, {fid}, {KERROR_CONNECTOR})"
         terms = [f"{index[a]} * {self.stride(name, a)}" for a in field.axes]
-        terms += [f"{i} * {self.stride(name, f'D{d}')}" for d, i in enumerate(ref.data_index)]
+        for d, i in enumerate(ref.data_index):
+            text = str(i)
+            if isinstance(i, ir.Expr):  # computed at run time: checked (ADR 0046)
+                size = field.data_dims[d]
+                text = f"gt_kcheck_data({self.visit(i)}, {size}, {fid}, {d}, {KERROR_CONNECTOR})"
+            terms.append(f"({text}) * {self.stride(name, f'D{d}')}")
         return f"{_ident(name)}[{' + '.join(terms) or '0'}]"
+
+
+def updated_fields(stmt: ir.Stmt, local: set[str]) -> list[str]:
+    """The fields ``stmt`` both reads and writes (not its tasklet's variables ``local``)."""
+    reads = {ref.name for kind, ref, _ in iter_accesses(stmt) if kind == "read"}
+    writes = [ref.name for kind, ref, _ in iter_accesses(stmt) if kind == "write"]
+    return sorted(reads.intersection(writes) - local)
+
+
+def _zero_offset(ref: ir.FieldRef) -> bool:
+    return not any(ref.offset) and ref.k_absolute is None and ref.k_variable is None
+
+
+def statement_groups(analysed: AnalysedStencil, stmts: list[ir.Stmt]) -> list[list[ir.Stmt]]:
+    """Consecutive statements of an interval that can be one tasklet: the same extent, and
+    every field one of them writes that another accesses is accessed at the point itself
+    (offset 0, no absolute or variable K) by both. Run per point in order, they compute what
+    they compute one after the other over the whole extent (as released gt4py's horizontal
+    executions)."""
+    groups: list[list[ir.Stmt]] = []
+    for stmt in stmts:
+        if groups and _joins(analysed, groups[-1], stmt):
+            groups[-1].append(stmt)
+        else:
+            groups.append([stmt])
+    return groups
+
+
+def _joins(analysed: AnalysedStencil, group: list[ir.Stmt], stmt: ir.Stmt) -> bool:
+    extents = analysed.stmt_extents
+    if extents[id(stmt)] != extents[id(group[0])]:
+        return False
+    before = [(kind, ref) for s in group for kind, ref, _ in iter_accesses(s)]
+    after = [(kind, ref) for kind, ref, _ in iter_accesses(stmt)]
+    written = {ref.name for kind, ref in before if kind == "write"} | {
+        ref.name for kind, ref in after if kind == "write"
+    }
+    shared = {ref.name for _, ref in before} & {ref.name for _, ref in after} & written
+    return all(_zero_offset(ref) for _, ref in before + after if ref.name in shared)
+
+
+def group_statement(group: list[ir.Stmt]) -> ir.Stmt:
+    """A group of statements as one (an unbounded horizontal region: ``if (true) {...}``)."""
+    if len(group) == 1:
+        return group[0]
+    return ir.HorizontalRegion(
+        i_start=None, i_end=None, j_start=None, j_end=None, body=list(group), loc=group[0].loc
+    )
+
+
+def local_temporaries(analysed: AnalysedStencil, groups: list[list[ir.Stmt]]) -> set[str]:
+    """Temporaries accessed by one group only, each time at the point itself: a variable of
+    that group's tasklet (zero-initialised, as every temporary), not an array."""
+    where: dict[str, set[int]] = {}
+    offset_free: dict[str, bool] = {}
+    for n, group in enumerate(groups):
+        for stmt in group:
+            for _, ref, _ in iter_accesses(stmt):
+                where.setdefault(ref.name, set()).add(n)
+                offset_free[ref.name] = offset_free.get(ref.name, True) and _zero_offset(ref)
+    temps = {t.name for t in analysed.ir.temporaries if not t.data_dims}
+    return {t for t in temps if len(where.get(t, ())) == 1 and offset_free[t]}
+
+
+def _data_connector(name: str, dim: int) -> str:
+    """The input connector one element along the data dimension ``dim`` of ``name``."""
+    return f"__gt_d{dim}_{_ident(name)}"
+
+
+def _data_stride(name: str, dim: int) -> str:
+    return f"__gt_sD{dim}_{_ident(name)}"
+
+
+def _read_connector(name: str) -> str:
+    """The input connector of a field a statement reads and writes (the code's pointer)."""
+    return f"__gt_read_{_ident(name)}"
+
+
+def _write_connector(name: str) -> str:
+    """The output connector of a field a statement reads and writes (unused by the code)."""
+    return f"__gt_write_{_ident(name)}"
 
 
 def _check_name(name: str, loc: Any) -> None:
@@ -262,11 +408,12 @@ class SDFGBuilder:
         self.code = TaskletCode(analysed, self.order)
         self.sdfg = dace.SDFG(_sdfg_name(analysed.ir.name))
         self.checked_k = any(
-            isinstance(node, ir.FieldRef)
-            and (node.k_absolute is not None or node.k_variable is not None)
+            isinstance(node, ir.FieldRef) and ir.has_checked_index(node)
             for node in analysed.ir.iter_tree()
         )
         self.count = 0
+        self.keep: list[ir.Stmt] = []
+        self.extents = dict(analysed.stmt_extents)  # and the groups' (``group``)
 
     def symbol(self, name: str) -> Any:
         if name not in self.sdfg.symbols:
@@ -290,8 +437,10 @@ class SDFGBuilder:
                 self.symbol(size_symbol(p.name, "K"))
             self.sdfg.add_array(p.name, shape or [1], typeclass(p.dtype), strides=strides or [1])
         if self.checked_k:
-            self.sdfg.add_array(KERROR, [3], dace.int64)
+            self.sdfg.add_array(KERROR, [KERROR_SIZE], dace.int64)
         for t in self.analysed.ir.temporaries:
+            if t.name in self.code.locals:
+                continue
             field = self.code.fields[t.name]
             sizes = dict(
                 self.code.temp_sizes, **{f"D{d}": str(n) for d, n in enumerate(t.data_dims)}
@@ -315,7 +464,7 @@ class SDFGBuilder:
         return state
 
     def zero_temporaries(self, after: Any) -> Any:
-        temps = self.analysed.ir.temporaries
+        temps = [t for t in self.analysed.ir.temporaries if t.name not in self.code.locals]
         if not temps:
             return after
         state = self.add_state(self.sdfg, after)
@@ -341,14 +490,19 @@ class SDFGBuilder:
     ) -> Any:
         """A state with ``stmt`` as a tasklet in a map over ``ranges`` (axis -> range)."""
         state = self.add_state(region, after)
-        ext = self.analysed.stmt_extents[id(stmt)]
+        ext = self.extents[id(stmt)]
         code = self.code.code(stmt, at_domain=ext.is_zero)
         reads: list[str] = []
         writes: list[str] = []
         for kind, ref, _ in iter_accesses(stmt):
             target = writes if kind == "write" else reads
-            if ref.name not in target:
+            if ref.name not in target and ref.name not in self.code.locals:
                 target.append(ref.name)
+        # A field read and written has an input connector (the code's pointer, see
+        # TaskletCode.code) and an output one the code does not use, both over its window:
+        # DaCe sees the read (or its analyses, e.g. dead dataflow elimination, would take an
+        # earlier write for dead: `n = 0` before `while n < 8: ... n = n + 1`) and the write.
+        updated = [n for n in reads if n in writes]
         reads = [n for n in reads if n not in writes]
         scalars = sorted(
             {
@@ -358,15 +512,25 @@ class SDFGBuilder:
             }
         )
         checked = any(
-            isinstance(node, ir.FieldRef)
-            and (node.k_absolute is not None or node.k_variable is not None)
+            isinstance(node, ir.FieldRef) and ir.has_checked_index(node)
             for node in stmt.iter_tree()
         )
         # fields are pointers to their window's first point, even a window of one point
         arrays = self.sdfg.arrays
         inputs = {_ident(n): dace.pointer(arrays[n].dtype) for n in reads}
         inputs.update({_ident(n): arrays[n].dtype for n in scalars})
-        outputs = {_ident(n): dace.pointer(arrays[n].dtype) for n in writes}
+        inputs.update({_read_connector(n): dace.pointer(arrays[n].dtype) for n in updated})
+        data_points = [
+            (n, d) for n in [*reads, *updated, *writes] for d in self.code.data_stride_connectors(n)
+        ]
+        data_points = list(dict.fromkeys(data_points))
+        inputs.update(
+            {_data_connector(n, d): dace.pointer(arrays[n].dtype) for n, d in data_points}
+        )
+        outputs = {
+            (_write_connector(n) if n in updated else _ident(n)): dace.pointer(arrays[n].dtype)
+            for n in writes
+        }
         if checked:
             outputs[KERROR_CONNECTOR] = dace.pointer(dace.int64)
         params = {INDEX[a]: ranges[a] for a in self.order if a in ranges}
@@ -396,6 +560,22 @@ class SDFGBuilder:
                 dst_conn=_ident(name),
                 memlet=dace.Memlet(data=name, subset=self.code.subset(name), dynamic=True),
             )
+        for name, d in data_points:
+            state.add_memlet_path(
+                state.add_read(name),
+                entry,
+                tasklet,
+                dst_conn=_data_connector(name, d),
+                memlet=dace.Memlet(data=name, subset=self.code.data_point_subset(name, d)),
+            )
+        for name in updated:
+            state.add_memlet_path(
+                state.add_read(name),
+                entry,
+                tasklet,
+                dst_conn=_read_connector(name),
+                memlet=dace.Memlet(data=name, subset=self.code.subset(name), dynamic=True),
+            )
         for name in scalars:
             state.add_memlet_path(
                 state.add_read(name),
@@ -409,7 +589,7 @@ class SDFGBuilder:
                 tasklet,
                 exit_,
                 state.add_write(name),
-                src_conn=_ident(name),
+                src_conn=_write_connector(name) if name in updated else _ident(name),
                 memlet=dace.Memlet(data=name, subset=self.code.subset(name), dynamic=True),
             )
         if checked:
@@ -418,23 +598,38 @@ class SDFGBuilder:
                 exit_,
                 state.add_write(KERROR),
                 src_conn=KERROR_CONNECTOR,
-                memlet=dace.Memlet(data=KERROR, subset="0:3", dynamic=True),
+                memlet=dace.Memlet(data=KERROR, subset=f"0:{KERROR_SIZE}", dynamic=True),
             )
         return state
 
+    def group(self, group: list[ir.Stmt]) -> ir.Stmt:
+        stmt = group_statement(group)
+        self.extents[id(stmt)] = self.extents[id(group[0])]
+        self.keep.append(stmt)  # its id stays its own while the SDFG is built
+        return stmt
+
     def horizontal_ranges(self, stmt: ir.Stmt) -> dict[str, str]:
-        ext = self.analysed.stmt_extents[id(stmt)]
+        ext = self.extents[id(stmt)]
         return {"I": f"{ext.i_lo}:__I + ({ext.i_hi})", "J": f"{ext.j_lo}:__J + ({ext.j_hi})"}
 
     def build(self) -> dace.SDFG:
+        self.groups = {
+            id(block): statement_groups(self.analysed, block.body)
+            for comp in self.analysed.ir.computations
+            for block in comp.intervals
+        }
+        self.code.locals = local_temporaries(
+            self.analysed, [g for groups in self.groups.values() for g in groups]
+        )
         self.add_arguments()
         last = self.add_state(self.sdfg, None)  # the start state
         last = self.zero_temporaries(last)
         for comp in self.analysed.ir.computations:
             for block in run_order(comp):
                 k0, k1 = _interval_bound(block.start), _interval_bound(block.end)
+                groups = [self.group(g) for g in self.groups[id(block)]]
                 if comp.order == "PARALLEL":
-                    for stmt in block.body:
+                    for stmt in groups:
                         ranges = self.horizontal_ranges(stmt)
                         ranges["K"] = f"{k0}:{k1}"
                         last = self.statement_state(self.sdfg, last, stmt, ranges)
@@ -455,7 +650,7 @@ class SDFGBuilder:
                 self.sdfg.add_node(loop)
                 self.sdfg.add_edge(last, loop, dace.InterstateEdge())
                 inner = None
-                for stmt in block.body:
+                for stmt in groups:
                     inner = self.statement_state(loop, inner, stmt, self.horizontal_ranges(stmt))
                 last = loop
         return self.sdfg
