@@ -552,37 +552,27 @@ class SDFGBuilder:
             state.add_nedge(entry, tasklet, dace.Memlet())
         if not outputs:
             state.add_nedge(tasklet, exit_, dace.Memlet())
-        for name in reads:
-            state.add_memlet_path(
-                state.add_read(name),
-                entry,
-                tasklet,
-                dst_conn=_ident(name),
-                memlet=dace.Memlet(data=name, subset=self.code.subset(name), dynamic=True),
+        # the inputs: each a read of its array through the map entry, in connector order
+        feeds = [
+            (n, _ident(n), dace.Memlet(data=n, subset=self.code.subset(n), dynamic=True))
+            for n in reads
+        ]
+        feeds += [
+            (
+                n,
+                _data_connector(n, d),
+                dace.Memlet(data=n, subset=self.code.data_point_subset(n, d)),
             )
-        for name, d in data_points:
+            for n, d in data_points
+        ]
+        feeds += [
+            (n, _read_connector(n), dace.Memlet(data=n, subset=self.code.subset(n), dynamic=True))
+            for n in updated
+        ]
+        feeds += [(n, _ident(n), dace.Memlet(f"{n}[0]")) for n in scalars]
+        for name, connector, memlet in feeds:
             state.add_memlet_path(
-                state.add_read(name),
-                entry,
-                tasklet,
-                dst_conn=_data_connector(name, d),
-                memlet=dace.Memlet(data=name, subset=self.code.data_point_subset(name, d)),
-            )
-        for name in updated:
-            state.add_memlet_path(
-                state.add_read(name),
-                entry,
-                tasklet,
-                dst_conn=_read_connector(name),
-                memlet=dace.Memlet(data=name, subset=self.code.subset(name), dynamic=True),
-            )
-        for name in scalars:
-            state.add_memlet_path(
-                state.add_read(name),
-                entry,
-                tasklet,
-                dst_conn=_ident(name),
-                memlet=dace.Memlet(f"{name}[0]"),
+                state.add_read(name), entry, tasklet, dst_conn=connector, memlet=memlet
             )
         for name in writes:
             state.add_memlet_path(

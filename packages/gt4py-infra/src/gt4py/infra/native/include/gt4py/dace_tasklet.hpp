@@ -15,26 +15,9 @@
 // Set by a failed check in this thread: a while loop whose condition reads out of range stops.
 static thread_local bool gt_kfailed = false;
 
-static inline std::int64_t gt_kcheck(std::int64_t index, std::int64_t size, std::int64_t field,
-                                      std::int64_t* error) {
-  if (index >= 0 && index < size) return index;
-  gt_kfailed = true;
-#pragma omp critical(gt_kindex_error)
-  if (error[0] < 0) {
-    error[0] = field;
-    error[1] = index;
-    error[2] = size;
-    error[3] = -1;
-  }
-  return 0;
-}
-
-// A data index computed at run time: negative ones count from the end, as in Python.
-static inline std::int64_t gt_kcheck_data(std::int64_t index, std::int64_t size,
-                                           std::int64_t field, std::int64_t dim,
-                                           std::int64_t* error) {
-  if (index >= 0 && index < size) return index;
-  if (index < 0 && index >= -size) return index + size;
+// A bad index: recorded (the first one wins), and index 0 is accessed instead.
+static inline std::int64_t gt_krecord(std::int64_t index, std::int64_t size, std::int64_t field,
+                                      std::int64_t dim, std::int64_t* error) {
   gt_kfailed = true;
 #pragma omp critical(gt_kindex_error)
   if (error[0] < 0) {
@@ -44,4 +27,19 @@ static inline std::int64_t gt_kcheck_data(std::int64_t index, std::int64_t size,
     error[3] = dim;
   }
   return 0;
+}
+
+static inline std::int64_t gt_kcheck(std::int64_t index, std::int64_t size, std::int64_t field,
+                                      std::int64_t* error) {
+  if (index >= 0 && index < size) return index;
+  return gt_krecord(index, size, field, -1, error);
+}
+
+// A data index computed at run time: negative ones count from the end, as in Python.
+static inline std::int64_t gt_kcheck_data(std::int64_t index, std::int64_t size,
+                                           std::int64_t field, std::int64_t dim,
+                                           std::int64_t* error) {
+  if (index >= 0 && index < size) return index;
+  if (index < 0 && index >= -size) return index + size;
+  return gt_krecord(index, size, field, dim, error);
 }
