@@ -41,6 +41,17 @@ BACKENDS = [
             pytest.mark.skipif(not _gpu_present(), reason="gt:gpu needs cupy and a GPU"),
         ],
     ),
+    pytest.param(
+        "dace:gpu",
+        marks=[
+            pytest.mark.slow,
+            pytest.mark.requires_gpu,
+            pytest.mark.skipif(
+                not _gpu_present() or importlib.util.find_spec("dace") is None,
+                reason="dace:gpu needs the dace extra, cupy and a GPU",
+            ),
+        ],
+    ),
     # The gt:gpu CUDA source built by the host compiler with the CUDA launches and runtime
     # emulated (<gt4py/cuda_emulation.hpp>), on the suite's numpy arrays: the kernels' logic
     # runs everywhere, with numpy/debug as the oracle (a test-only backend).
@@ -49,6 +60,7 @@ BACKENDS = [
     # without the dace extra. Each stencil is one C++20 compile of DaCe's runtime headers
     # (6-25 s on the shared 2 cores): 88 feature/idiom tests per backend, 9-25 min each, so
     # CI runs a fixed sample of them (DACE_SAMPLE below; GT4PY_DACE_TESTS=all runs all).
+    # dace:gpu_emulated: the dace:gpu CUDA source on the host, as gt:gpu_emulated (ADR 0047).
     *(
         pytest.param(
             name,
@@ -59,7 +71,7 @@ BACKENDS = [
                 ),
             ],
         )
-        for name in ("dace:cpu", "dace:cpu_kfirst")
+        for name in ("dace:cpu", "dace:cpu_kfirst", "dace:gpu_emulated")
     ),
 ]
 CPP_BACKENDS = (
@@ -69,14 +81,17 @@ CPP_BACKENDS = (
     "gt:gpu_emulated",
     "dace:cpu",
     "dace:cpu_kfirst",
+    "dace:gpu",
+    "dace:gpu_emulated",
 )
-#: The test-only backends running the gt:gpu code on the host (numpy arrays).
-EMULATED_GPU_BACKENDS = ("gt:gpu_emulated",)
+#: The test-only backends running a GPU backend's code on the host (numpy arrays): each
+#: with the storage layout of the GPU backend it emulates.
+EMULATED_GPU_BACKENDS = {"gt:gpu_emulated": "gt:gpu", "dace:gpu_emulated": "dace:gpu"}
 
 
 #: backend -> run one test in N (chosen by a checksum of the test's id: the same sample in
 #: every run, spread over the suites); GT4PY_DACE_TESTS=all runs every one.
-DACE_SAMPLE = {"dace:cpu": 4, "dace:cpu_kfirst": 8}
+DACE_SAMPLE = {"dace:cpu": 4, "dace:cpu_kfirst": 8, "dace:gpu_emulated": 8}
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -103,14 +118,14 @@ def backend(request: pytest.FixtureRequest) -> str:
 
 @pytest.fixture(scope="session", autouse=True)
 def _emulated_gpu_storage_layouts():
-    """gt4py.storage knows gt:gpu_emulated while the cartesian tests run: gt:gpu's layout
-    (KJI, 32-element alignment), on the CPU. Registered here, not at import, so that the
+    """gt4py.storage knows gt:gpu_emulated and dace:gpu_emulated while the cartesian tests
+    run: gt:gpu's and dace:gpu's layouts, on the CPU. Registered here, not at import, so that the
     storage tests' backend lists (made at collection) stay the pre-registered ones."""
     from gt4py import storage
 
-    gpu = storage.backend_layout("gt:gpu")
     added = []
-    for name in EMULATED_GPU_BACKENDS:
+    for name, emulated in EMULATED_GPU_BACKENDS.items():
+        gpu = storage.backend_layout(emulated)
         if name not in storage.registered_backends():
             storage.register_backend(name, layout=gpu.layout, alignment=gpu.alignment)
             added.append(name)
@@ -171,7 +186,7 @@ class _OnTheGPU:
 @pytest.fixture(autouse=True)
 def _host_arguments_on_the_gpu(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch):
     callspec = getattr(request.node, "callspec", None)
-    if callspec is None or callspec.params.get("backend") != "gt:gpu":
+    if callspec is None or callspec.params.get("backend") not in ("gt:gpu", "dace:gpu"):
         yield
         return
     from gt4py.cartesian import gtscript

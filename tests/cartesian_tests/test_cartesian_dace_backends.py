@@ -1,6 +1,7 @@
 """The dace:* GTScript backends (issue 42, ADR 0041): GTScript -> SDFG (DaCe's Python API) ->
 DaCe's C++ -> infra's native build -> the stencil's cache entry. The feature suites run on
-dace:cpu and dace:cpu_kfirst through conftest's BACKENDS; these are the backends' own checks."""
+dace:cpu, dace:cpu_kfirst and dace:gpu_emulated (the dace:gpu source on the host, ADR 0047)
+through conftest's BACKENDS; these are the backends' own checks."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import importlib.util
 import json
 import os
 import pathlib
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -40,12 +42,6 @@ def test_importing_gt4py_cartesian_imports_no_dace() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert result.stdout.strip() == "False"
-
-
-def test_dace_gpu_backends_say_they_have_no_gpu_build_path() -> None:
-    for name in ("dace:gpu", "dace:gpu_IJK"):
-        with pytest.raises(gtscript.GTScriptError, match=rf"'{name}'.*CPUs only"):
-            gtscript.stencil(name, copy)
 
 
 def test_without_dace_the_error_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -192,3 +188,73 @@ def test_a_bad_call_fails_as_on_gt_cpu_ifirst() -> None:
             stencil(a, np.zeros((3, 4, 4)), domain=(4, 4, 4))
         errors.append((type(info.value), str(info.value).replace(backend, "<backend>")))
     assert errors[:2] == errors[2:]
+
+
+needs_nvcc = pytest.mark.skipif(
+    shutil.which("nvcc") is None and not os.environ.get("CUDACXX"), reason="needs nvcc"
+)
+
+
+def k_search(a: Field[np.float64], out: Field[np.float64], n0: int):
+    """An absolute K read and a while loop whose variable K read may leave the field."""
+    with computation(PARALLEL), interval(...):
+        n = n0
+        while a[0, 0, n] < 0.5:
+            n = n + 1
+        out = a.at(K=1) + n
+
+
+@needs_dace
+@pytest.mark.parametrize("backend", ["dace:gpu", "dace:gpu_IJK"])
+def test_dace_gpu_sdfgs_keep_arrays_on_the_device_and_run_maps_as_kernels(backend: str) -> None:
+    import dace
+    from dace import dtypes
+
+    from gt4py.cartesian._dace import sdfg_of
+
+    sdfg = sdfg_of(_analysed(scaled_column, backend), backend)
+    assert {sdfg.arrays[n].storage for n in ("a", "out", "tmp")} == {dtypes.StorageType.GPU_Global}
+    maps = [n.map for n, _ in sdfg.all_nodes_recursive() if isinstance(n, dace.nodes.MapEntry)]
+    assert maps and all(m.schedule == dtypes.ScheduleType.GPU_Device for m in maps)
+    # 32 threads along the stride-1 axis (the map's last parameter, DaCe's x)
+    inner = {"dace:gpu": "__i", "dace:gpu_IJK": "__k"}[backend]
+    parallel = [m for m in maps if "__k" in m.params]
+    assert parallel[0].params[-1] == inner and parallel[0].gpu_block_size == [32, 8, 1]
+
+
+@needs_dace
+@needs_nvcc
+@pytest.mark.slow
+def test_dace_gpu_stencils_compile_with_nvcc() -> None:
+    """Built without a GPU (as into a cache on a login node): nvcc compiles DaCe's kernels, its
+    frame and the binding as one source; the extension loads. Running needs a device."""
+    from gt4py.infra import config as infra_config
+
+    with infra_config.overrides(gpu_build_without_device=True):
+        stencils = [gtscript.stencil("dace:gpu", d) for d in (scaled_column, k_search)]
+    for stencil in stencils:
+        assert stencil.backend == "dace:gpu"
+        source = stencil.stages["cu"]
+        assert "__global__" in source and "GT4PY_DACE_LAUNCH(" in source
+        assert "#include <gt4py/dace_cuda.hpp>" in source
+        assert "nb::device::cuda" in source or "GT4PY_ARRAY_DEVICE" in source
+
+
+@needs_dace
+@pytest.mark.slow
+def test_dace_gpu_emulated_checks_k_reads_in_device_memory() -> None:
+    """The dace:gpu source on the host: the K-index record is the device buffer of the
+    binding, and a while loop reading past the field stops and raises as on gt:cpu_ifirst."""
+    stencil = gtscript.stencil("dace:gpu_emulated", k_search)
+    reference = gtscript.stencil("numpy", k_search)
+    a = np.full((4, 3, 5), 0.25)
+    a[:, :, 3:] = 0.75
+    out, expected = np.zeros_like(a), np.zeros_like(a)
+    stencil(a, out, n0=0)
+    reference(a, expected, n0=0)
+    assert np.array_equal(out, expected)
+    a[:, :, 3:] = 0.25  # no level >= 0.5: the loop reads K = 5, past the field
+    with pytest.raises(
+        IndexError, match=r"K index 5 of field 'a' is outside the field \(K size 5\)"
+    ):
+        stencil(a, out, n0=0)

@@ -10,6 +10,7 @@ cupy's does without a driver or a device; reaching the build is seen by a stand-
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 import types
 
@@ -29,6 +30,13 @@ F = gtscript.Field[np.float64]
 def copy(a: F, out: F):
     with computation(PARALLEL), interval(...):
         out = a
+
+
+_needs_dace = pytest.mark.skipif(
+    importlib.util.find_spec("dace") is None, reason="needs the dace extra"
+)
+DACE_GPU = [pytest.param(name, marks=_needs_dace) for name in ("dace:gpu", "dace:gpu_IJK")]
+DACE_EMULATED = [pytest.param("dace:gpu_emulated", marks=_needs_dace)]
 
 
 class CUDARuntimeError(RuntimeError):
@@ -55,7 +63,7 @@ def no_gpu(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(_stencil_builder, "run_stages", run_stages)
 
 
-@pytest.mark.parametrize("backend", ["gt:gpu", "cuda"])
+@pytest.mark.parametrize("backend", ["gt:gpu", "cuda", *DACE_GPU])
 def test_no_gpu_fails_before_building(no_gpu, backend):
     with pytest.raises(storage.NoGPUError) as info:
         gtscript.stencil(backend=backend, definition=copy, rebuild=True)
@@ -76,6 +84,7 @@ def test_the_setting_builds_without_a_gpu(no_gpu):
         gtscript.stencil(backend="gt:gpu", definition=copy, rebuild=True)
 
 
-def test_the_host_emulation_needs_no_gpu(no_gpu):
+@pytest.mark.parametrize("backend", ["gt:gpu_emulated", *DACE_EMULATED])
+def test_the_host_emulation_needs_no_gpu(no_gpu, backend):
     with pytest.raises(Built):
-        gtscript.stencil(backend="gt:gpu_emulated", definition=copy, rebuild=True)
+        gtscript.stencil(backend=backend, definition=copy, rebuild=True)

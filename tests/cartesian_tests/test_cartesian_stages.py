@@ -37,6 +37,10 @@ def make(backend: str, **kwargs):
         ("gt:gpu", "frontend → ir → analysis → cu → so"),
         ("cuda", "frontend → ir → analysis → cu → so"),
         ("gt:gpu_emulated", "frontend → ir → analysis → cu → so"),
+        ("dace:cpu", "frontend → ir → analysis → sdfg → cpp → so"),
+        ("dace:gpu", "frontend → ir → analysis → sdfg → cu → so"),
+        ("dace:gpu_IJK", "frontend → ir → analysis → sdfg → cu → so"),
+        ("dace:gpu_emulated", "frontend → ir → analysis → sdfg → cu → so"),
     ],
 )
 def test_each_backend_declares_its_stages(backend, pipeline_text):

@@ -20,6 +20,10 @@ from . import _pipeline as p
 #: The stencil module's file in a cache entry: imported to make the StencilObject.
 MODULE_FILE = "stencil_module.py"
 
+#: The backends whose code runs on a GPU: built by nvcc for the device's architecture, run on
+#: cupy arrays (their ``*_emulated`` test twins build the same source for the host).
+DEVICE_BACKENDS = ("gt:gpu", "cuda", "dace:gpu", "dace:gpu_IJK")
+
 
 @dataclasses.dataclass(frozen=True)
 class EntryContents:
@@ -146,19 +150,31 @@ for _name in ("gt:gpu", "cuda", "gt:gpu_emulated"):
 # so that frameworks resolve them (NDSL does at import: ``backend.from_name("dace:gpu")``).
 # Building needs DaCe (the ``dace`` extra); the availability check says so before any work,
 # without importing DaCe (ADR 0041).
+# dace:gpu_emulated, for tests: the dace:gpu source built for the host (as gt:gpu_emulated).
 _DACE = "gt4py.cartesian._dace._build"
-for _name in ("dace:cpu", "dace:cpu_kfirst", "dace:cpu_KJI", "dace:gpu", "dace:gpu_IJK"):
+for _name in (
+    "dace:cpu",
+    "dace:cpu_kfirst",
+    "dace:cpu_KJI",
+    "dace:gpu",
+    "dace:gpu_IJK",
+    "dace:gpu_emulated",
+):
+    _gpu = _name.startswith("dace:gpu")
     register_backend(
         Backend(
             _name,
             (
                 *_COMMON_STEPS,
                 (p.SDFG, f"{_DACE}:sdfg_stage"),
-                (p.CPP, f"{_DACE}:cpp_source"),
+                (p.CU if _gpu else p.CPP, f"{_DACE}:cpp_source"),
                 (p.SO, f"{_DACE}:build_extension"),
             ),
             packager=f"{_DACE}:entry",
+            options={"device_sync": bool} if _gpu else {},
             availability=f"{_DACE}:dace_availability",
+            test_only=_name == "dace:gpu_emulated",
         )
     )
+del _gpu
 del _name

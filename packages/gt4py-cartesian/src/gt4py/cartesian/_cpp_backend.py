@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from ._backends import EntryContents
+from ._backends import DEVICE_BACKENDS, EntryContents
 from ._errors import StencilCompilationError
 from ._pipeline import ANALYSIS, CPP, CU, SO, BuildRequest, with_metadata
 
@@ -51,7 +51,7 @@ def extra_build_flags(backend: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
         # loading built stencils never needs (issue 44.8).
         return (), ()
     build_settings = config.build_settings
-    kind = "cuda" if backend in GPU_BACKENDS and backend not in EMULATED_BACKENDS else "cxx"
+    kind = "cuda" if backend in DEVICE_BACKENDS else "cxx"
     compile_args = build_settings.get("extra_compile_args", {}).get(kind, ())
     link_args = build_settings.get("extra_link_args", ())
     return tuple(map(str, compile_args)), tuple(map(str, link_args))

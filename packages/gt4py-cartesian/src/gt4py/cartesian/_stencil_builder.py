@@ -124,10 +124,6 @@ def _built_stages(
     return pipeline.StageValues(backend.STAGES, located)
 
 
-#: The backends that build CUDA for a GPU (gt:gpu_emulated builds it for the host: no GPU).
-DEVICE_BACKENDS = ("gt:gpu", "cuda")
-
-
 def _require_gpu(backend: str) -> None:
     """Before a GPU build (nvcc takes tens of seconds): cupy and a GPU, unless the
     ``gpu_build_without_device`` setting says to build anyway (a cache on a login node)."""
@@ -258,7 +254,7 @@ def _build_prepared(
 ) -> StencilObject:
     """The stencil of a prepared build: loaded from the cache, or built and published."""
     backend = prepared.request.backend
-    if backend in DEVICE_BACKENDS:
+    if backend in _backends.DEVICE_BACKENDS:
         _require_gpu(backend)
     backend_obj, request, identity, common = (
         prepared.backend,

@@ -119,7 +119,7 @@ def _native_target(backend: str) -> str:
     and a gt:gpu build by the GPU architecture it was compiled for."""
     if SO not in _backends.get_backend(backend).STAGES:
         return "none"  # numpy, debug: Python only
-    if backend in _cpp_backend.GPU_BACKENDS and backend not in _cpp_backend.EMULATED_BACKENDS:
+    if backend in _backends.DEVICE_BACKENDS:
         # device code runs on the architecture it was built for (or JIT-compiles its PTX)
         return f"cuda {_cpp_backend.cuda_arch() or 'nvcc default architecture'}"
     if not config.NATIVE_HOST_TUNED.get():

@@ -1,10 +1,13 @@
-"""The ``dace:*`` backends' steps: ``analysis → sdfg → cpp → so`` (ADR 0041).
+"""The ``dace:*`` backends' steps: ``analysis → sdfg → cpp → so`` (ADR 0041), ``cu`` in place
+of ``cpp`` for ``dace:gpu`` and ``dace:gpu_IJK`` (ADR 0047).
 
 ``sdfg`` is the stencil's SDFG (:func:`._sdfg.sdfg_of`); ``cpp`` is the C++ DaCe's code
 generator writes for it (``SDFG.generate_code``) followed by a nanobind binding ``run(...)``
-with the C++ backends' calling convention (fields, scalars, domain, origins); ``so`` is that
-source built by ``gt4py.infra.native`` (infra's toolchain, build cache and its checks), with
-DaCe's runtime headers on the include path. Nothing is written to a ``.dacecache``: the
+with the C++ backends' calling convention (fields, scalars, domain, origins); ``cu`` is DaCe's
+CUDA (kernels, launches, streams) and that C++ as one source, for nvcc; ``so`` is that source
+built by ``gt4py.infra.native`` (infra's toolchain, build cache and its checks), with DaCe's
+runtime headers on the include path. ``dace:gpu_emulated`` (tests only) builds the ``cu``
+source with the host compiler, its CUDA runtime and launches emulated on the CPU. Nothing is written to a ``.dacecache``: the
 stencil's cache entry holds the SDFG (JSON), the source and the extension, and its module
 loads the extension beside it (no DaCe import to run a built stencil).
 
@@ -21,8 +24,10 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from gt4py.infra.pipeline import Stage
+
 from .._backends import EntryContents
-from .._pipeline import ANALYSIS, CPP, SDFG, SO, BuildRequest, render, with_metadata
+from .._pipeline import ANALYSIS, CPP, CU, SDFG, SO, BuildRequest, render, with_metadata
 
 
 if TYPE_CHECKING:
@@ -30,18 +35,15 @@ if TYPE_CHECKING:
 
 
 DACE_BACKENDS = ("dace:cpu", "dace:cpu_kfirst", "dace:cpu_KJI", "dace:gpu", "dace:gpu_IJK")
-GPU_BACKENDS = ("dace:gpu", "dace:gpu_IJK")
+#: Built for the host with the CUDA runtime emulated (tests only: CI has no GPU).
+EMULATED_BACKENDS = ("dace:gpu_emulated",)
+#: Their SDFGs' arrays are in GPU memory and their maps are kernels.
+GPU_BACKENDS = ("dace:gpu", "dace:gpu_IJK", *EMULATED_BACKENDS)
 
 
 def dace_availability(name: str) -> str | None:
     """Why the DaCe backend ``name`` cannot build stencils here, or None. Asks the installed
     distributions only: DaCe is imported when a stencil is built."""
-    if name in GPU_BACKENDS:
-        return (
-            f"backend {name!r} is registered (its storage layout, backend.from_name) but this "
-            "gt4py builds DaCe stencils for CPUs only (no CUDA generation for SDFGs yet); use "
-            "'gt:gpu' on GPUs, or 'dace:cpu' / 'dace:cpu_kfirst' on CPUs"
-        )
     if importlib.util.find_spec("dace") is None:
         return (
             f"backend {name!r} needs DaCe, which is not installed: "
@@ -72,23 +74,50 @@ def _module_name(stencil_name: str) -> str:
 
 
 def cpp_source(sdfg: Any, request: BuildRequest) -> str:
-    """``cpp``: DaCe's C++ for the SDFG and the module's binding."""
+    """``cpp`` (``cu`` for the GPU backends): DaCe's code for the SDFG and the module's
+    binding, one source."""
     from dace.codegen import codegen
 
-    objects = codegen.generate_code(sdfg, validate=False)
-    frame = [o for o in objects if o.title == "Frame" and o.language == "cpp"]
-    if len(frame) != 1 or len(objects) > 3:  # the frame, its header and a sample main
-        kinds = [(o.title, o.language) for o in objects]
-        raise NotImplementedError(f"DaCe generated more than one C++ file: {kinds}")
-    # the hash header DaCe's build folder would hold: unused without instrumentation
-    code = re.sub(r'#include "[./]*include/hash\.h"\n', "", frame[0].clean_code)
     from ._binding import binding
 
-    return code + "\n" + binding(sdfg, request, _module_name(request.name))
+    objects = codegen.generate_code(sdfg, validate=False)
+    by_kind = {(o.title, o.language): o.clean_code for o in objects}
+    # the frame, its header and a sample main; the GPU backends' CUDA file
+    expected = {("Frame", "cpp"), ("CallHeader", "h"), ("SampleMain", "cpp")}
+    if request.backend in GPU_BACKENDS:
+        expected.add(("CUDA", "cu"))
+    if set(by_kind) - {("CallHeader", "h"), ("SampleMain", "cpp")} != expected - {
+        ("CallHeader", "h"),
+        ("SampleMain", "cpp"),
+    }:
+        raise NotImplementedError(f"DaCe generated other files than expected: {sorted(by_kind)}")
+    # the hash header DaCe's build folder would hold: unused without instrumentation
+    frame = re.sub(r'#include "[./]*include/hash\.h"\n', "", by_kind["Frame", "cpp"])
+    if request.backend in GPU_BACKENDS:
+        frame = _cuda_and_frame(by_kind["CUDA", "cu"], frame)
+    return frame + "\n" + binding(sdfg, request, _module_name(request.name))
+
+
+def _cuda_and_frame(cuda: str, frame: str) -> str:
+    """DaCe's CUDA file and its frame as one translation unit: the program's state struct
+    once (both define it; the CUDA file, first, keeps it), the CUDA runtime and the launches through
+    ``<gt4py/dace_cuda.hpp>`` (nvcc's, or the host emulation of ``dace:gpu_emulated``)."""
+    state = re.search(r"^struct \w+_state_t \{\n.*?^\};\n", frame, re.S | re.M)
+    if state is None or cuda.count(state.group(0)) != 1:
+        raise NotImplementedError("DaCe's CUDA file and frame declare the program state apart")
+    frame = frame.replace(state.group(0), "", 1)
+    if cuda.count("#include <cuda_runtime.h>\n") != 1:
+        raise NotImplementedError("DaCe's CUDA file does not include <cuda_runtime.h> once")
+    cuda = cuda.replace("#include <cuda_runtime.h>\n", "#include <gt4py/dace_cuda.hpp>\n")
+    # every launch: a typed one under the emulation, DaCe's cudaLaunchKernel under nvcc
+    cuda, launches = re.subn(r"\bcudaLaunchKernel\(\(void\s*\*\)", "GT4PY_DACE_LAUNCH(", cuda)
+    if launches != cuda.count("__global__"):
+        raise NotImplementedError("DaCe's CUDA file launches its kernels in an unknown way")
+    return cuda + "\n" + frame
 
 
 def build_extension(source: str, request: BuildRequest) -> pathlib.Path:
-    """``so``: the ``cpp`` source built by infra's native toolchain."""
+    """``so``: the ``cpp`` (``cu``) source built by infra's native toolchain."""
     from .. import _cpp_backend
 
     return _cpp_backend.build(
@@ -101,17 +130,35 @@ def build_extension(source: str, request: BuildRequest) -> pathlib.Path:
 
 
 def build_options(backend: str) -> Any:
-    """infra's build options for a DaCe stencil: the C++ backends' plus DaCe's runtime
-    headers (found without importing DaCe)."""
+    """infra's build options for a DaCe stencil: the C++ (CUDA) backends' plus DaCe's
+    runtime headers (found without importing DaCe)."""
     from gt4py.infra import native
 
-    from .._cpp_backend import COMPILE_FLAGS, extra_build_flags
+    from .._cpp_backend import COMPILE_FLAGS, CUDA_FLAGS, cuda_arch, extra_build_flags
 
     spec = importlib.util.find_spec("dace")
     if spec is None or spec.origin is None:
         raise ImportError("the DaCe backends need DaCe: pip install 'gt4py-cartesian[dace]'")
     include = pathlib.Path(spec.origin).parent / "runtime" / "include"
     extra_compile, extra_link = extra_build_flags(backend)
+    if backend in GPU_BACKENDS and backend not in EMULATED_BACKENDS:
+        arch = cuda_arch()
+        return native.BuildOptions(
+            cuda=True,
+            cxx_standard=17,
+            include_dirs=(str(include),),
+            extra_cuda_flags=(*CUDA_FLAGS, *((f"-arch={arch}",) if arch else ()), *extra_compile),
+            extra_link_flags=extra_link,
+        )
+    if backend in EMULATED_BACKENDS:  # the cu source, C++ for the host, launches on the CPU
+        return native.BuildOptions(
+            cuda_emulation=True,
+            openmp=True,
+            cxx_standard=20,
+            include_dirs=(str(include),),
+            extra_compile_flags=(*COMPILE_FLAGS, "-Wno-unused-variable", *extra_compile),
+            extra_link_flags=extra_link,
+        )
     return native.BuildOptions(
         openmp=True,
         cxx_standard=20,  # DaCe 2's runtime headers (std::bit_cast)
@@ -121,36 +168,46 @@ def build_options(backend: str) -> Any:
     )
 
 
-def load(module_file: str, extension_file: str) -> Any:
-    from .._cpp_backend import load as load_extension
-
-    return load_extension(module_file, extension_file)
-
-
 def entry(values: Mapping[str, Any], request: BuildRequest) -> EntryContents:
     """The cache entry: the stencil module, the extension, its source and the SDFG."""
     extension: pathlib.Path = values[SO.name]
+    if request.backend in EMULATED_BACKENDS:
+        run = "run = _cpp_backend.no_stream_runner(_extension.run)"
+    elif request.backend in GPU_BACKENDS:
+        sync = bool(request.options.get("device_sync", True))
+        run = f"run = _cpp_backend.stream_runner(_extension.run, device_sync={sync})"
+    else:
+        run = "run = _extension.run"
     code = "\n".join(
         [
             f'"""Generated by gt4py.cartesian ({request.backend} backend). Loads its DaCe '
             'program (built C++ extension)."""',
-            "from gt4py.cartesian._dace import _build",
+            "from gt4py.cartesian import _cpp_backend",
             "",
-            f"_extension = _build.load(__file__, {extension.name!r})",
-            "run = _extension.run",
+            f"_extension = _cpp_backend.load(__file__, {extension.name!r})",
+            run,
         ]
     )
     source_file = _source_file(request)
+    source_stage = _source_stage(request.backend)
     sdfg_file = f"{_module_name(request.name)}.sdfg"
     sdfg = values[SDFG.name]
     sdfg_text = render(SDFG, sdfg)  # DaCe's JSON (a cache hit gives it back as text)
     assert isinstance(sdfg_text, str)
     return EntryContents(
         with_metadata(code, values[ANALYSIS.name], request.backend),
-        files={extension.name: extension, source_file: values[CPP.name], sdfg_file: sdfg_text},
-        stage_files={SDFG.name: sdfg_file, CPP.name: source_file, SO.name: extension.name},
+        files={
+            extension.name: extension,
+            source_file: values[source_stage.name],
+            sdfg_file: sdfg_text,
+        },
+        stage_files={SDFG.name: sdfg_file, source_stage.name: source_file, SO.name: extension.name},
     )
 
 
+def _source_stage(backend: str) -> Stage:
+    return CU if backend in GPU_BACKENDS else CPP
+
+
 def _source_file(request: BuildRequest) -> str:
-    return f"{_module_name(request.name)}.{CPP.suffix}"
+    return f"{_module_name(request.name)}.{_source_stage(request.backend).suffix}"

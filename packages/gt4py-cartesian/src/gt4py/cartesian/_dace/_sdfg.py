@@ -58,6 +58,7 @@ from .._analysis import AnalysedStencil, iter_accesses
 from .._codegen_common import region_conditions, run_order
 from .._cpp_codegen import CppGenerator, _constant, _Field, _ident, _position, stencil_fields
 from .._errors import GTScriptDefinitionError
+from ._build import GPU_BACKENDS
 
 
 #: The map and loop variables (never a user's name: those are ``u_``-prefixed in tasklets).
@@ -105,8 +106,9 @@ class TaskletCode(CppGenerator):
     connectors (``u_<name>``), indexed with the strides and origins of the SDFG's symbols
     (parameters) or with the transient's own layout (temporaries)."""
 
-    def __init__(self, analysed: AnalysedStencil, order: str) -> None:
+    def __init__(self, analysed: AnalysedStencil, order: str, *, gpu: bool = False) -> None:
         self.analysed = analysed
+        self.gpu = gpu
         self.order = list(order)
         self.inner = self.order[-1]
         self.fields = stencil_fields(analysed.ir)
@@ -268,6 +270,12 @@ class TaskletCode(CppGenerator):
         self.block(stmt.body, at_domain)
         self.emit("}")
 
+    def checked_loop_header(self, condition: str) -> str:
+        if not self.gpu:
+            return super().checked_loop_header(condition)
+        # device code: no thread-local flag; the loop stops once any thread recorded an error
+        return f"while ({KERROR_CONNECTOR}[0] < 0 && ({condition})) {{"
+
     def visit_KIndex(self, e: ir.KIndex) -> str:
         return "static_cast<std::int64_t>(__k)"
 
@@ -405,7 +413,13 @@ class SDFGBuilder:
         self.analysed = analysed
         self.backend = backend
         self.order = axis_order(backend)
-        self.code = TaskletCode(analysed, self.order)
+        # dace:gpu*: every array in the device's memory, every map a kernel (ADR 0047)
+        self.gpu = backend in GPU_BACKENDS
+        self.schedule = (
+            dtypes.ScheduleType.GPU_Device if self.gpu else dtypes.ScheduleType.CPU_Multicore
+        )
+        self.storage = dtypes.StorageType.GPU_Global if self.gpu else dtypes.StorageType.Default
+        self.code = TaskletCode(analysed, self.order, gpu=self.gpu)
         self.sdfg = dace.SDFG(_sdfg_name(analysed.ir.name))
         self.checked_k = any(
             isinstance(node, ir.FieldRef) and ir.has_checked_index(node)
@@ -435,9 +449,15 @@ class SDFGBuilder:
                 self.symbol(origin_symbol(p.name, a))
             if "K" in p.axes:
                 self.symbol(size_symbol(p.name, "K"))
-            self.sdfg.add_array(p.name, shape or [1], typeclass(p.dtype), strides=strides or [1])
+            self.sdfg.add_array(
+                p.name,
+                shape or [1],
+                typeclass(p.dtype),
+                strides=strides or [1],
+                storage=self.storage,
+            )
         if self.checked_k:
-            self.sdfg.add_array(KERROR, [KERROR_SIZE], dace.int64)
+            self.sdfg.add_array(KERROR, [KERROR_SIZE], dace.int64, storage=self.storage)
         for t in self.analysed.ir.temporaries:
             if t.name in self.code.locals:
                 continue
@@ -454,6 +474,7 @@ class SDFGBuilder:
                 [symbolic(sizes[a]) for a in decl_axes] or [1],
                 typeclass(t.dtype),
                 strides=[symbolic(temp_strides[a]) for a in decl_axes] or [1],
+                storage=self.storage,
             )
 
     def add_state(self, region: Any, after: Any) -> Any:
@@ -473,17 +494,24 @@ class SDFGBuilder:
             params = {f"__z{n}": f"0:{s}" for n, s in enumerate(desc.shape)}
             index = ", ".join(params)
             zero = "false" if t.dtype == "bool" else "0"
-            state.add_mapped_tasklet(
+            _, entry, _ = state.add_mapped_tasklet(
                 f"zero_{t.name}",
                 params,
                 {},
                 f"__out = {zero};",
                 {"__out": dace.Memlet(f"{t.name}[{index}]")},
-                schedule=dtypes.ScheduleType.CPU_Multicore,
+                schedule=self.schedule,
                 language=dtypes.Language.CPP,
                 external_edges=True,
             )
+            self.set_block_size(entry.map)
         return state
+
+    def set_block_size(self, map_: Any) -> None:
+        """A GPU map's thread block: 32 threads along its last (stride-1) parameter, which
+        DaCe maps to x; 8 along the one before."""
+        if self.gpu:
+            map_.gpu_block_size = [32, 8, 1] if len(map_.params) > 1 else [256, 1, 1]
 
     def statement_state(
         self, region: Any, after: Any, stmt: ir.Stmt, ranges: dict[str, str]
@@ -534,11 +562,10 @@ class SDFGBuilder:
         if checked:
             outputs[KERROR_CONNECTOR] = dace.pointer(dace.int64)
         params = {INDEX[a]: ranges[a] for a in self.order if a in ranges}
-        entry, exit_ = state.add_map(
-            f"map{self.count}", params, schedule=dtypes.ScheduleType.CPU_Multicore
-        )
-        if len(params) > 1:
+        entry, exit_ = state.add_map(f"map{self.count}", params, schedule=self.schedule)
+        if len(params) > 1 and not self.gpu:
             entry.map.collapse = 2
+        self.set_block_size(entry.map)
         tasklet = state.add_tasklet(
             f"stmt{self.count}",
             inputs,
