@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from gt4py.cartesian import gtscript
-from gt4py.cartesian.gtscript import FORWARD, PARALLEL, Field, computation, interval
+from gt4py.cartesian.gtscript import FORWARD, IJ, PARALLEL, Field, K, computation, interval
 
 
 needs_dace = pytest.mark.skipif(
@@ -204,6 +204,12 @@ def k_search(a: Field[np.float64], out: Field[np.float64], n0: int):
         out = a.at(K=1) + n
 
 
+def weighted_column(a: Field[np.float64], total: Field[IJ, np.float64]):
+    """A sequential loop's tasklet that reads the level only in its code (no memlet has K)."""
+    with computation(FORWARD), interval(...):
+        total = total + a / (K + 1)
+
+
 @needs_dace
 @pytest.mark.parametrize("backend", ["dace:gpu", "dace:gpu_IJK"])
 def test_dace_gpu_sdfgs_keep_arrays_on_the_device_and_run_maps_as_kernels(backend: str) -> None:
@@ -218,8 +224,14 @@ def test_dace_gpu_sdfgs_keep_arrays_on_the_device_and_run_maps_as_kernels(backen
     assert maps and all(m.schedule == dtypes.ScheduleType.GPU_Device for m in maps)
     # 32 threads along the stride-1 axis (the map's last parameter, DaCe's x)
     inner = {"dace:gpu": "__i", "dace:gpu_IJK": "__k"}[backend]
-    parallel = [m for m in maps if "__k" in m.params]
+    parallel = [m for m in maps if "__k" in m.params and str(m.range[0][0]) != "__gt_level"]
     assert parallel[0].params[-1] == inner and parallel[0].gpu_block_size == [32, 8, 1]
+    # a sequential loop's level is a map parameter over one level of the loop's variable, so
+    # that DaCe passes it to the kernel (its tasklets' C++ may read __k where no memlet does)
+    sdfg = sdfg_of(_analysed(weighted_column, backend), backend)
+    (level,) = [n.map for n, _ in sdfg.all_nodes_recursive() if isinstance(n, dace.nodes.MapEntry)]
+    assert level.params[0] == "__k" and str(level.range[0][0]) == "__gt_level"
+    assert level.range[0][0] == level.range[0][1]
 
 
 @needs_dace
@@ -231,7 +243,9 @@ def test_dace_gpu_stencils_compile_with_nvcc() -> None:
     from gt4py.infra import config as infra_config
 
     with infra_config.overrides(gpu_build_without_device=True):
-        stencils = [gtscript.stencil("dace:gpu", d) for d in (scaled_column, k_search)]
+        stencils = [
+            gtscript.stencil("dace:gpu", d) for d in (scaled_column, k_search, weighted_column)
+        ]
     for stencil in stencils:
         assert stencil.backend == "dace:gpu"
         source = stencil.stages["cu"]
@@ -258,3 +272,13 @@ def test_dace_gpu_emulated_checks_k_reads_in_device_memory() -> None:
         IndexError, match=r"K index 5 of field 'a' is outside the field \(K size 5\)"
     ):
         stencil(a, out, n0=0)
+
+
+@needs_dace
+@pytest.mark.slow
+def test_dace_gpu_emulated_reads_the_level_inside_sequential_loops() -> None:
+    a = np.random.default_rng(1).random((5, 4, 6))
+    total, expected = np.zeros((5, 4)), np.zeros((5, 4))
+    gtscript.stencil("dace:gpu_emulated", weighted_column)(a, total)
+    gtscript.stencil("numpy", weighted_column)(a, expected)
+    assert np.array_equal(total, expected)

@@ -110,8 +110,8 @@ from gt4py.cartesian import gtscript
 from gt4py.cartesian.gtscript import PARALLEL, Field, IJK, computation, interval
 
 backend = sys.argv[1]
-if backend == "gt:gpu_emulated" and backend not in storage.registered_backends():
-    gpu = storage.backend_layout("gt:gpu")
+if backend.endswith("_emulated") and backend not in storage.registered_backends():
+    gpu = storage.backend_layout(backend.replace("_emulated", ""))
     storage.register_backend(backend, layout=gpu.layout, alignment=gpu.alignment)
 
 V4 = Field[IJK, (np.float64, (4,))]

@@ -249,6 +249,7 @@ def test_header_digest_covers_names_and_contents():
     assert headers == [
         "cuda_emulation.hpp",
         "cuda_launch.hpp",
+        "dace_cuda.hpp",
         "dace_tasklet.hpp",
         "extension_prelude.hpp",
         "python_semantics.hpp",
@@ -261,6 +262,7 @@ def test_the_wheel_ships_the_headers(wheel_of):
         "python_semantics.hpp",
         "cuda_launch.hpp",
         "cuda_emulation.hpp",
+        "dace_cuda.hpp",
         "dace_tasklet.hpp",
         "extension_prelude.hpp",
     ):

@@ -132,7 +132,9 @@ def frozen_sdfg(
         sdfg = dace.SDFG.from_json(json.loads(sdfg_value))
     else:
         sdfg = copy.deepcopy(sdfg_value)
-    if "__gt_kerror" in sdfg.arrays:
+    from ._dace._sdfg import KERROR
+
+    if KERROR in sdfg.arrays:
         _checked_inside(sdfg, stencil)
     # The maps' collapse(2) holds for the stencil's own maps only: the program's passes (NDSL's
     # schedule-tree passes) split and fuse maps, and a fused outer map holding two inner maps
@@ -189,6 +191,15 @@ def _checked_inside(sdfg: Any, stencil: Any) -> None:
     from ._cpp_codegen import index_error_message
     from ._dace._sdfg import FIELD_NAMES, KERROR, KERROR_CONNECTOR, KERROR_SIZE
 
+    if sdfg.arrays[KERROR].storage == dace.dtypes.StorageType.GPU_Global:
+        # the report below is host code (std::string, stderr, abort)
+        raise OrchestrationError(
+            f"stencil {stencil.name!r} ({stencil.backend}) reads K at an absolute or variable "
+            "index, or indexes a data dimension at run time: inside a DaCe-orchestrated "
+            "program such checked reads run on CPUs only (dace:cpu, dace:cpu_kfirst); call the "
+            "stencil outside the program, or build it for a CPU DaCe backend"
+        )
+
     message = index_error_message(
         f"{FIELD_NAMES}[{KERROR_CONNECTOR}[0]]",
         f"{KERROR_CONNECTOR}[1]",
@@ -211,11 +222,6 @@ def _checked_inside(sdfg: Any, stencil: Any) -> None:
         record = f"std::int64_t {KERROR_CONNECTOR}[{KERROR_SIZE}] = {{-1, 0, 0, -1}};\n"
         node.code = dace.properties.CodeBlock(
             record + node.code.as_string + report, dace.dtypes.Language.CPP
-        )
-        node.code_global = dace.properties.CodeBlock(
-            node.code_global.as_string
-            + "\n#include <cstdio>\n#include <cstdlib>\n#include <string>",
-            dace.dtypes.Language.CPP,
         )
     for state in sdfg.states():
         for access in [n for n in state.data_nodes() if n.data == KERROR]:

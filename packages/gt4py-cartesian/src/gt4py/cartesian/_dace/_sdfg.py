@@ -64,6 +64,7 @@ from ._build import GPU_BACKENDS
 #: The map and loop variables (never a user's name: those are ``u_``-prefixed in tasklets).
 INDEX = {"I": "__i", "J": "__j", "K": "__k"}
 DOMAIN = {"I": "__I", "J": "__J", "K": "__K"}
+LEVEL = "__gt_level"  # a GPU SDFG's sequential K loop variable (``__k`` is then a map's)
 KERROR = "__gt_kerror"
 KERROR_CONNECTOR = "__gt_kerr"  # the tasklets' pointer to it
 KERROR_SIZE = 4  # field number, index, size, data dimension (-1: K)
@@ -561,7 +562,10 @@ class SDFGBuilder:
         }
         if checked:
             outputs[KERROR_CONNECTOR] = dace.pointer(dace.int64)
-        params = {INDEX[a]: ranges[a] for a in self.order if a in ranges}
+        # one level of a sequential loop (GPU): K outermost, the kernel's threads horizontal
+        one_level = self.gpu and "K" in ranges and ranges["K"].startswith(LEVEL)
+        order = ["K", *(a for a in self.order if a != "K")] if one_level else self.order
+        params = {INDEX[a]: ranges[a] for a in order if a in ranges}
         entry, exit_ = state.add_map(f"map{self.count}", params, schedule=self.schedule)
         if len(params) > 1 and not self.gpu:
             entry.map.collapse = 2
@@ -652,23 +656,25 @@ class SDFGBuilder:
                         last = self.statement_state(self.sdfg, last, stmt, ranges)
                     continue
                 self.count += 1
+                # GPU: the level is a symbol of each map (``__k`` in a range of one level), so
+                # DaCe passes it to the kernels; CPU: the tasklets read the loop's ``__k``
+                k = LEVEL if self.gpu else INDEX["K"]
                 if comp.order == "FORWARD":
                     loop = LoopRegion(
-                        f"loop{self.count}", f"__k < {k1}", "__k", f"__k = {k0}", "__k = __k + 1"
+                        f"loop{self.count}", f"{k} < {k1}", k, f"{k} = {k0}", f"{k} = {k} + 1"
                     )
                 else:
                     loop = LoopRegion(
-                        f"loop{self.count}",
-                        f"__k >= {k0}",
-                        "__k",
-                        f"__k = {k1} - 1",
-                        "__k = __k - 1",
+                        f"loop{self.count}", f"{k} >= {k0}", k, f"{k} = {k1} - 1", f"{k} = {k} - 1"
                     )
                 self.sdfg.add_node(loop)
                 self.sdfg.add_edge(last, loop, dace.InterstateEdge())
                 inner = None
                 for stmt in groups:
-                    inner = self.statement_state(loop, inner, stmt, self.horizontal_ranges(stmt))
+                    ranges = self.horizontal_ranges(stmt)
+                    if self.gpu:
+                        ranges["K"] = f"{k}:{k} + 1"
+                    inner = self.statement_state(loop, inner, stmt, ranges)
                 last = loop
         return self.sdfg
 

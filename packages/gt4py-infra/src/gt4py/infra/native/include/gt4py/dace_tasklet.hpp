@@ -10,7 +10,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>   // an orchestrated program's report of a bad index: stderr,
+#include <cstdlib>  // abort,
 #include <limits>
+#include <string>   // and its message
 #include "python_semantics.hpp"
 
 // Set by a failed check in this thread: a while loop whose condition reads out of range stops.
