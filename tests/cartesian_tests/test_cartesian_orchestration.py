@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import pathlib
+import re
 import subprocess
 import sys
 import textwrap
@@ -365,6 +366,35 @@ def test_dace_stencil_sdfg_errors_name_the_problem() -> None:
         if isinstance(n, dace.nodes.Tasklet) and "gt_kcheck(" in n.code.as_string
     ]
     assert len(checked) == 1 and "std::abort()" in checked[0].code.as_string
+
+
+@pytest.mark.slow
+def test_repeated_calls_of_a_stencil_get_copies_of_one_frozen_sdfg(monkeypatch) -> None:
+    """pyFV3 calls one stencil per tracer: the SDFG's JSON is read and its tasklets rewritten
+    once per stencil and layout; each call still gets its own SDFG (a program's passes change
+    what they are given)."""
+    from gt4py.cartesian import _orchestration
+
+    fixes = []
+    real = _orchestration._fix_symbols
+    monkeypatch.setattr(
+        _orchestration,
+        "_fix_symbols",
+        lambda sdfg, values: (fixes.append(values), real(sdfg, values)),
+    )
+    stencil = gtscript.stencil("dace:cpu", _copy_plus_one)
+    a, b = np.zeros((4, 4, 3)), np.zeros((4, 4, 3))
+    first = stencil.__sdfg__(a, b, origin=(0, 0, 0), domain=(4, 4, 3))
+    second = stencil.__sdfg__(a, b, origin=(0, 0, 0), domain=(4, 4, 3))
+    assert first is not second and _without_guids(first) == _without_guids(second)
+    assert len(fixes) == 1
+    other = stencil.__sdfg__(a, b, origin=(1, 0, 0), domain=(3, 4, 3))  # another origin
+    assert len(fixes) == 2 and _without_guids(other) != _without_guids(first)
+
+
+def _without_guids(sdfg) -> str:
+    """The SDFG's JSON without its elements' ids (each copy has its own)."""
+    return re.sub(r'"guid": "[^"]*"', "", json.dumps(sdfg.to_json()))
 
 
 @pytest.mark.slow

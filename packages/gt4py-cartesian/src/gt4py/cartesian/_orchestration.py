@@ -28,6 +28,7 @@ import sys
 import textwrap
 import threading
 import types
+import weakref
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -123,26 +124,15 @@ def frozen_sdfg(
     domain: Any,
 ) -> Any:
     """A fresh copy of the stencil's SDFG (the DaCe backends' argument convention, ADR 0041)
-    with the compute domain's size and each field's origin fixed; the arrays' sizes and
-    strides stay symbols, which DaCe maps onto the calling program's arrays."""
+    with the compute domain's size and each field's origin fixed, and the sizes and strides
+    the calling program's arrays fix (``_argument_layout``).
+
+    A program calling one stencil several times with the same layout (pyFV3's tracer loops)
+    gets copies of one frozen SDFG: reading the JSON and rewriting the tasklets is done once
+    per stencil and layout in a process (``_FROZEN``), a copy is a fraction of that."""
     import copy
 
     dace = _require_dace()
-    if isinstance(sdfg_value, str):
-        sdfg = dace.SDFG.from_json(json.loads(sdfg_value))
-    else:
-        sdfg = copy.deepcopy(sdfg_value)
-    from ._dace._sdfg import KERROR
-
-    if KERROR in sdfg.arrays:
-        _checked_inside(sdfg, stencil)
-    # The maps' collapse(2) holds for the stencil's own maps only: the program's passes (NDSL's
-    # schedule-tree passes) split and fuse maps, and a fused outer map holding two inner maps
-    # is no perfect nest (OpenMP refuses to compile it). Inside a program, parallel over the
-    # outermost axis, as DaCe's own maps.
-    for node, _ in sdfg.all_nodes_recursive():
-        if isinstance(node, dace.nodes.MapEntry):
-            node.map.collapse = 1
     names = stencil_signature(stencil)[0]
     if len(args) > len(names):
         raise OrchestrationError(
@@ -164,8 +154,19 @@ def frozen_sdfg(
     for field in stencil._fields:
         for axis, o in zip(field["axes"], origins[field["name"]], strict=False):
             values[f"__{field['name']}_origin_{axis}"] = o
-    values.update(_argument_layout(sdfg, stencil, given))
-    _fix_symbols(sdfg, {k: v for k, v in values.items() if k in sdfg.symbols})
+    known = _FROZEN.get(stencil)
+    if known is None:
+        known = _FROZEN[stencil] = (_program_ready(stencil, sdfg_value), {})
+    template, by_symbols = known
+    values.update(_argument_layout(template, stencil, given))
+    fixed = {k: v for k, v in values.items() if k in template.symbols}
+    key = tuple(sorted(fixed.items()))
+    if key not in by_symbols:
+        if len(by_symbols) >= _MAX_FROZEN:
+            by_symbols.clear()
+        by_symbols[key] = copy.deepcopy(template)
+        _fix_symbols(by_symbols[key], fixed)
+    sdfg = copy.deepcopy(by_symbols[key])
     # a parameter the stencil never reads is not in its SDFG: add it, as the call passes it
     for name in names:
         if name in sdfg.arrays or name in sdfg.symbols:
@@ -177,6 +178,35 @@ def frozen_sdfg(
         else:
             sdfg.add_scalar(name, dace.dtypes.typeclass(stencil._dtypes[name].type))
     sdfg.arg_names = list(names)  # what DaCe's frontend binds a call's arguments to
+    return sdfg
+
+
+#: stencil -> (its program-ready SDFG, {fixed symbols' values: that SDFG frozen with them})
+_FROZEN: weakref.WeakKeyDictionary[Any, tuple[Any, dict[Any, Any]]] = weakref.WeakKeyDictionary()
+_MAX_FROZEN = 64  # layouts per stencil kept (a program has a few; a sweep of shapes, more)
+
+
+def _program_ready(stencil: Any, sdfg_value: Any) -> Any:
+    """The stencil's SDFG (the ``sdfg`` stage: DaCe's JSON, or the SDFG this process built)
+    as a program's passes need it: checked reads report themselves, maps not collapsed."""
+    import copy
+
+    dace = _require_dace()
+    if isinstance(sdfg_value, str):
+        sdfg = dace.SDFG.from_json(json.loads(sdfg_value))
+    else:
+        sdfg = copy.deepcopy(sdfg_value)
+    from ._dace._sdfg import KERROR
+
+    if KERROR in sdfg.arrays:
+        _checked_inside(sdfg, stencil)
+    # The maps' collapse(2) holds for the stencil's own maps only: the program's passes (NDSL's
+    # schedule-tree passes) split and fuse maps, and a fused outer map holding two inner maps
+    # is no perfect nest (OpenMP refuses to compile it). Inside a program, parallel over the
+    # outermost axis, as DaCe's own maps.
+    for node, _ in sdfg.all_nodes_recursive():
+        if isinstance(node, dace.nodes.MapEntry):
+            node.map.collapse = 1
     return sdfg
 
 
