@@ -57,6 +57,37 @@ def test_a_lazy_numpy_stencil_refuses_without_being_built() -> None:
     assert lazy._implementation is None
 
 
+@pytest.mark.slow
+def test_a_lazy_dace_stencil_gives_field_info_and_its_sdfg_without_a_native_build(
+    monkeypatch,
+) -> None:
+    """NDSL makes every stencil of an orchestrated component a lazy stencil and asks for its
+    field_info at once: the program compiles the stencils' SDFGs itself, so nothing is
+    compiled for them; the description is cached, as a new process would find it."""
+    from gt4py.cartesian._dace import _build
+
+    monkeypatch.setattr(_build, "build_extension", lambda *a: pytest.fail("a native build"))
+    a, b = np.zeros((4, 4, 3)), np.ones((4, 4, 3))
+    lazy = gtscript.lazy_stencil("dace:cpu", _copy_plus_one)
+    assert list(lazy.field_info) == ["a", "b"] and lazy.field_info["b"].access.name == "WRITE"
+    assert lazy.__sdfg_signature__() == (["a", "b"], [])
+    sdfg = lazy.__sdfg__(a, b, origin=(0, 0, 0), domain=(4, 4, 3))
+    assert sdfg.arg_names == ["a", "b"] and lazy._implementation is None
+    monkeypatch.setattr(_build, "sdfg_stage", lambda *a: pytest.fail("described again"))
+    again = gtscript.lazy_stencil("dace:cpu", _copy_plus_one)
+    assert again.__sdfg__(a, b, origin=(0, 0, 0), domain=(4, 4, 3)).arg_names == ["a", "b"]
+    monkeypatch.undo()
+    lazy(a, b)  # a call builds the stencil
+    assert lazy._implementation is not None and np.array_equal(b, a + 1.0)
+
+
+def test_a_lazy_numpy_stencil_describes_itself_as_the_built_one() -> None:
+    lazy = gtscript.lazy_stencil("numpy", _copy_plus_one)
+    described = lazy.field_info
+    assert lazy._implementation is None
+    assert described == gtscript.stencil("numpy", _copy_plus_one).field_info
+
+
 def test_a_dace_program_calling_a_numpy_stencil_fails_naming_the_backend() -> None:
     stencil = gtscript.stencil("numpy", _copy_plus_one)
 

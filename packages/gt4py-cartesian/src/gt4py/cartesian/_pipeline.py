@@ -130,11 +130,13 @@ def _quiet_floating_point(code: str, request: BuildRequest) -> str:
 
 def with_metadata(code: str, analysed: AnalysedStencil, backend: str) -> str:
     """``code`` with the ``METADATA`` a StencilObject is made from (parameters, halos)."""
-    metadata = pprint.pformat(_metadata(analysed, backend), width=100)
+    metadata = pprint.pformat(stencil_metadata(analysed, backend), width=100)
     return f"{code}\n\nMETADATA = {metadata}\n"
 
 
-def _metadata(analysed: AnalysedStencil, backend: str) -> dict[str, Any]:
+def stencil_metadata(analysed: AnalysedStencil, backend: str) -> dict[str, Any]:
+    """What a StencilObject is made from: the parameters (dtypes, access, axes, halos) and
+    the backend."""
     from ._analysis import ZERO
     from ._ir import FieldDecl
 

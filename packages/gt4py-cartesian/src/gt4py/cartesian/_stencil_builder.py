@@ -38,7 +38,12 @@ from types import ModuleType
 from typing import Any
 
 from gt4py.infra import config as infra_config, pipeline
-from gt4py.infra.caching import BuildDirCache, build_label, import_generated_module
+from gt4py.infra.caching import (
+    BuildDirCache,
+    CacheKey,
+    build_label,
+    import_generated_module,
+)
 from gt4py.infra.tracebacks import hide_internal_frames
 
 from . import _backends
@@ -508,18 +513,117 @@ def _running(pid: int) -> bool:
     return True
 
 
+def _describe_prepared(
+    func: Callable[..., Any], prepared: _Prepared, *, rebuild: bool
+) -> StencilObject:
+    """The stencil of a prepared build described without building it: its stages up to the
+    SDFG (the DaCe backends) or the analysis (the others), nothing compiled. Its metadata,
+    ``field_info`` and stages are the built stencil's; it cannot run (``_not_built``).
+
+    The description is a cache entry of its own (the stencil's key and the last stage): a
+    new process loads its metadata and SDFG instead of parsing and analysing again."""
+    from ._pipeline import ANALYSIS, SDFG, stencil_metadata, with_metadata
+
+    backend, request, identity = prepared.backend, prepared.request, prepared.identity
+    last = SDFG if SDFG in backend.STAGES else ANALYSIS
+    key = CacheKey({**identity.key.parts, "described_until": last.name})
+    made: list[dict[str, Any]] = []  # the stage values, when this process made them
+
+    def describe(directory: pathlib.Path | None) -> None:
+        values: dict[str, Any] = {}
+        value: Any = request
+        for stage in backend.STAGES:
+            value = values[stage.name] = backend.step(stage)(value, request)
+            if stage == last:
+                break
+        made.append(values)
+        if directory is None:
+            return
+        code = f'"""GTScript stencil {request.name} described, not built (its stages to {last.name})."""'
+        files: dict[str, pathlib.Path | str] = {}
+        if last == SDFG:
+            sdfg_json = render(SDFG, values[SDFG.name])
+            assert isinstance(sdfg_json, str)
+            files["stencil.sdfg"] = sdfg_json
+        stage_files = {SDFG.name: "stencil.sdfg"} if last == SDFG else {}
+        contents = EntryContents(
+            with_metadata(code, values[ANALYSIS.name], request.backend), files, stage_files
+        )
+        _publish(contents, values, directory)
+
+    with build_label(f"the description of {identity.call} for {request.backend}"):
+        if rebuild:
+            describe(None)
+            metadata = stencil_metadata(made[0][ANALYSIS.name], request.backend)
+        else:
+            entry = _cache.get_or_build(key, describe)
+            module = import_generated_module(
+                entry / MODULE_FILE, f"gt4py_cartesian_description_{key.digest}"
+            )
+            metadata = module.METADATA
+    stages: Callable[[], pipeline.StageValues]
+    if made:
+        fresh = pipeline.StageValues(backend.STAGES, made[0])
+        stages = lambda: fresh  # noqa: E731
+    else:
+        stages = functools.partial(_entry_stages, backend, entry)
+    stencil_id = identity.key.digest[:10]
+    not_built = types.ModuleType(f"gt4py_cartesian_described_{stencil_id}")
+    not_built.run = _not_built  # type: ignore[attr-defined]
+    stencil = _stencil_class(request.name, request.backend, stencil_id)(
+        not_built,
+        metadata,
+        source_path=func.__code__.co_filename if hasattr(func, "__code__") else "",
+        stages=stages,
+        stencil_id=stencil_id,
+        cache_key=identity.key.digest,
+        options={"name": request.name, "backend_opts": dict(request.options)},
+    )
+    stencil.__doc__ = func.__doc__
+    return stencil
+
+
+def _not_built(*args: Any) -> None:
+    raise RuntimeError("internal error: a described stencil was run; build it first")
+
+
 class LazyStencil:
-    """A stencil built on first use (call or ``.implementation``)."""
+    """A stencil built on first use (call or ``.implementation``). Until then, what a
+    framework asks of it before any call (``field_info``; an orchestrated program's SDFG
+    protocol) comes from the built stencil if it is cached, else from its stages up to the
+    SDFG run in this process (``_describe_prepared``): a DaCe-orchestrated program compiles
+    its stencils' SDFGs itself, so their own native builds would be wasted (NDSL builds every
+    stencil of an orchestrated component as a lazy stencil)."""
 
     def __init__(self, func: Callable[..., Any], **build_args: Any) -> None:
         self.definition = func
         self._build_args = build_args
         self._implementation: StencilObject | None = None
+        self._described: StencilObject | None = None
         self.backend = build_args["backend"]
 
     @property
     def field_info(self) -> Any:
-        return self.implementation.field_info
+        return self._known().field_info
+
+    def _known(self) -> StencilObject:
+        """The built stencil if built or cached (loading it is cheap), else its description."""
+        if self._implementation is not None:
+            return self._implementation
+        if self._described is None:
+            args = self._build_args
+            try:
+                with infra_config.overrides(**_stencil_settings(args["options"])):
+                    prepared = _prepare(self.definition, **args)
+                    if not args["rebuild"] and _cache.get(prepared.identity.key) is not None:
+                        return self.implementation
+                    self._described = _describe_prepared(
+                        self.definition, prepared, rebuild=args["rebuild"]
+                    )
+            except USER_ERRORS as error:
+                hide_internal_frames(error)
+                raise
+        return self._described
 
     def check_syntax(self) -> None:
         """Parse the definition (raising its GTScript errors) unless its stencil is cached."""
@@ -560,24 +664,24 @@ class LazyStencil:
             digest: str = _prepare(self.definition, **args).identity.key.digest
         return digest
 
-    # DaCe's SDFG-convertible protocol (ADR 0042): the built stencil's.
+    # DaCe's SDFG-convertible protocol (ADR 0042): the built or described stencil's.
     def __sdfg__(self, *args: Any, **kwargs: Any) -> Any:
         _require_dace_backend(self)
-        return self.implementation.__sdfg__(*args, **kwargs)
+        return self._known().__sdfg__(*args, **kwargs)
 
     def __sdfg_signature__(self) -> tuple[list[str], list[str]]:
         _require_dace_backend(self)
-        return self.implementation.__sdfg_signature__()
+        return self._known().__sdfg_signature__()
 
     def __sdfg_closure__(self, reevaluate: Mapping[str, str] | None = None) -> dict[str, Any]:
         _require_dace_backend(self)
-        return self.implementation.__sdfg_closure__(reevaluate)
+        return self._known().__sdfg_closure__(reevaluate)
 
     def closure_resolver(
         self, constant_args: Any, given_args: Any, parent_closure: Any = None
     ) -> Any:
         _require_dace_backend(self)
-        return self.implementation.closure_resolver(constant_args, given_args, parent_closure)
+        return self._known().closure_resolver(constant_args, given_args, parent_closure)
 
     def run(self, *args: Any, **kwargs: Any) -> None:
         try:
