@@ -35,9 +35,10 @@ if TYPE_CHECKING:  # loading a cached stencil must not import the IR and analysi
 # (BuildOptions.host_tuned=None), as for gt4py.next; the stencil key says which (_stencil_key).
 # No fused multiply-add contraction (as gtfn): a host-tuned build would otherwise round
 # ``a - b * c`` once, unlike numpy and the debug backend that define GTScript's results.
-# -fwrapv: signed integer +, -, * wrap modulo 2^n as numpy's (C++ leaves overflow undefined and
-# GCC folds ``a + 1 > a`` to true; ADR 0044). The flags are in the build key (BuildOptions).
-COMPILE_FLAGS = ("-fno-math-errno", "-ffp-contract=off", "-fwrapv")
+# No -fwrapv: the generated code's signed +, -, * are <gt4py/python_semantics.hpp>'s wrapping
+# helpers (numpy's results, on the host and the device), and -fwrapv kept compilers from
+# optimising loops with int indices (ADR 0044, amended). The flags are in the build key.
+COMPILE_FLAGS = ("-fno-math-errno", "-ffp-contract=off")
 
 
 def extra_build_flags(backend: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -119,10 +120,9 @@ def load(module_file: str, extension_file: str) -> ModuleType:
 
 # gt:gpu: relaxed constexpr for std::min/max/numeric_limits in device code; no fused
 # multiply-adds (as -ffp-contract=off on the CPU: nvcc would round `a - b * c` once, unlike
-# numpy and debug); -fwrapv for the host code (ADR 0044; nvcc has no such flag for device
-# code, whose integer instructions wrap); the architecture is the current device's (nvcc's
-# default without one).
-CUDA_FLAGS = ("--expt-relaxed-constexpr", "--fmad=false", "-Xcompiler=-fwrapv")
+# numpy and debug); signed overflow wraps through the generated code's helpers (ADR 0044);
+# the architecture is the current device's (nvcc's default without one).
+CUDA_FLAGS = ("--expt-relaxed-constexpr", "--fmad=false")
 
 
 @functools.cache

@@ -35,7 +35,9 @@ CPP_TYPES = {
 CPP_FUNCTIONS = {name: names[1] for name, names in MATH_FUNCTIONS.items()}
 # Python's operators where C++'s differ (<gt4py/python_semantics.hpp>).
 CPP_OPERATORS = {
-    "/": "gt4py::truediv", "//": "gt4py::floordiv", "%": "gt4py::mod", "**": "gt4py::power"
+    "/": "gt4py::truediv", "//": "gt4py::floordiv", "%": "gt4py::mod", "**": "gt4py::power",
+    # signed integers wrap as numpy's without -fwrapv (ADR 0044)
+    "+": "gt4py::add", "-": "gt4py::sub", "*": "gt4py::mul",
 }  # fmt: skip
 
 CPP_BACKENDS = ("gt:cpu_ifirst", "gt:cpu_kfirst")
@@ -463,6 +465,8 @@ class CppGenerator(IRGenerator):
         return f"({left} {op} {right})"
 
     def visit_UnaryOp(self, e: ir.UnaryOp) -> str:
+        if e.op == "-":
+            return f"gt4py::neg({self.visit(e.operand)})"
         op = "!" if e.op == "not" else e.op
         return f"({op}{self.visit(e.operand)})"
 
