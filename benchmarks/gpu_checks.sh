@@ -33,6 +33,8 @@ step feature_gtfn_gpu $PY -m pytest -q -rf tests/next_tests/feature_tests -k "gt
 step feature_embedded_cupy $PY -m pytest -q -rf tests/next_tests/feature_tests -k "embedded_cupy"
 # 3. the cartesian feature suite on gt:gpu
 step cartesian_gt_gpu $PY -m pytest -q -rf tests/cartesian_tests -k "gt:gpu"
+# 3b. dace:gpu (ADR 0047; needs the dace extra): every dace:gpu-parametrised test, unsampled
+step cartesian_dace_gpu env GT4PY_DACE_TESTS=all $PY -m pytest -q -rf tests/cartesian_tests -k "dace:gpu and not emulated"
 # 4. benchmarks: lap first call cold (this cache is empty) and warm (a second process), steady,
 #    tiny call, and the 1024x1024x80 float64 bandwidth case against a cupy copy
 step bench_gpu_cold $PY benchmarks/next_gpu_bench.py lap
