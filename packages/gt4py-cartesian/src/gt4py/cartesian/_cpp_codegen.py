@@ -459,8 +459,8 @@ class CppGenerator(IRGenerator):
 
     def visit_BinaryOp(self, e: ir.BinaryOp) -> str:
         left, right = self.visit(e.left), self.visit(e.right)
-        if e.op in CPP_OPERATORS:
-            return f"{CPP_OPERATORS[e.op]}({left}, {right})"
+        if e.op in CPP_OPERATORS:  # the operands left to right, as Python's (<gt4py/...hpp>)
+            return f"{CPP_OPERATORS[e.op]}(gt4py::operands{{{left}, {right}}})"
         op = {"and": "&&", "or": "||"}.get(e.op, e.op)
         return f"({left} {op} {right})"
 

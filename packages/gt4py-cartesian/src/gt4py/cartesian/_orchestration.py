@@ -37,6 +37,7 @@ import numpy as np
 from gt4py.infra import fingerprinting
 from gt4py.infra.caching import BuildDirCache, CacheKey
 
+from ._dace._names import DACE_BACKENDS  # (imports no DaCe)
 from ._version import __version__
 
 
@@ -45,7 +46,6 @@ CACHE_NAMESPACE = "cartesian/orchestration"
 _CALL_FILE = "call.json"  # the arguments' order and the closure arrays' expressions
 _SDFG_FILE = "program.sdfgz"
 
-DACE_BACKENDS = ("dace:cpu", "dace:cpu_kfirst", "dace:cpu_KJI", "dace:gpu", "dace:gpu_IJK")
 #: The stencil arguments that are call options, not data (never part of the SDFG).
 _CALL_OPTIONS = frozenset({"origin", "domain", "validate_args", "exec_info"})
 

@@ -15,7 +15,7 @@ from gt4py.infra import native
 from .. import _ir as ir
 from .._cpp_codegen import CPP_TYPES, _ident, index_error_message
 from .._pipeline import BuildRequest
-from ._build import GPU_BACKENDS
+from ._names import GPU_BACKENDS
 from ._sdfg import KERROR, origin_symbol, size_symbol, stride_symbol
 
 

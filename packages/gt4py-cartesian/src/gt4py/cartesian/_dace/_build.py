@@ -28,17 +28,11 @@ from gt4py.infra.pipeline import Stage
 
 from .._backends import EntryContents
 from .._pipeline import ANALYSIS, CPP, CU, SDFG, SO, BuildRequest, render, with_metadata
+from ._names import EMULATED_BACKENDS, GPU_BACKENDS
 
 
 if TYPE_CHECKING:
     from .._analysis import AnalysedStencil
-
-
-DACE_BACKENDS = ("dace:cpu", "dace:cpu_kfirst", "dace:cpu_KJI", "dace:gpu", "dace:gpu_IJK")
-#: Built for the host with the CUDA runtime emulated (tests only: CI has no GPU).
-EMULATED_BACKENDS = ("dace:gpu_emulated",)
-#: Their SDFGs' arrays are in GPU memory and their maps are kernels.
-GPU_BACKENDS = ("dace:gpu", "dace:gpu_IJK", *EMULATED_BACKENDS)
 
 
 def dace_availability(name: str) -> str | None:
@@ -81,27 +75,26 @@ def cpp_source(sdfg: Any, request: BuildRequest) -> str:
     from ._binding import binding
 
     objects = codegen.generate_code(sdfg, validate=False)
-    by_kind = {(o.title, o.language): o.clean_code for o in objects}
-    # the frame, its header and a sample main; the GPU backends' CUDA file
-    expected = {("Frame", "cpp"), ("CallHeader", "h"), ("SampleMain", "cpp")}
-    if request.backend in GPU_BACKENDS:
-        expected.add(("CUDA", "cu"))
-    if set(by_kind) - {("CallHeader", "h"), ("SampleMain", "cpp")} != expected - {
-        ("CallHeader", "h"),
-        ("SampleMain", "cpp"),
-    }:
+    # the frame and, for the GPU backends, the CUDA file (its header and sample main unused)
+    by_kind = {
+        (o.title, o.language): o.clean_code
+        for o in objects
+        if (o.title, o.language) not in {("CallHeader", "h"), ("SampleMain", "cpp")}
+    }
+    gpu = request.backend in GPU_BACKENDS
+    if set(by_kind) != {("Frame", "cpp"), *([("CUDA", "cu")] if gpu else [])}:
         raise NotImplementedError(f"DaCe generated other files than expected: {sorted(by_kind)}")
     # the hash header DaCe's build folder would hold: unused without instrumentation
     frame = re.sub(r'#include "[./]*include/hash\.h"\n', "", by_kind["Frame", "cpp"])
-    if request.backend in GPU_BACKENDS:
+    if gpu:
         frame = _cuda_and_frame(by_kind["CUDA", "cu"], frame)
     return frame + "\n" + binding(sdfg, request, _module_name(request.name))
 
 
 def _cuda_and_frame(cuda: str, frame: str) -> str:
     """DaCe's CUDA file and its frame as one translation unit: the program's state struct
-    once (both define it; the CUDA file, first, keeps it), the CUDA runtime and the launches through
-    ``<gt4py/dace_cuda.hpp>`` (nvcc's, or the host emulation of ``dace:gpu_emulated``)."""
+    once (both define it; the CUDA file, first, keeps it), the CUDA runtime and the launches
+    through ``<gt4py/dace_cuda.hpp>`` (nvcc's, or the emulation of ``dace:gpu_emulated``)."""
     state = re.search(r"^struct \w+_state_t \{\n.*?^\};\n", frame, re.S | re.M)
     if state is None or cuda.count(state.group(0)) != 1:
         raise NotImplementedError("DaCe's CUDA file and frame declare the program state apart")

@@ -58,7 +58,7 @@ from .._analysis import AnalysedStencil, iter_accesses
 from .._codegen_common import region_conditions, run_order
 from .._cpp_codegen import CppGenerator, _constant, _Field, _ident, _position, stencil_fields
 from .._errors import GTScriptDefinitionError
-from ._build import GPU_BACKENDS
+from ._names import GPU_BACKENDS
 
 
 #: The map and loop variables (never a user's name: those are ``u_``-prefixed in tasklets).

@@ -239,4 +239,22 @@ template <class T> GT4PY_HD inline auto round_half_even(T a) { return std::nearb
 // C's round: half away from zero.
 template <class T> GT4PY_HD inline auto round_away(T a) { return std::round(as_float(a)); }
 
+// The operands of a binary operator, evaluated left to right as Python evaluates them: the
+// elements of a braced list are, a call's arguments are not (GCC evaluates them right to
+// left). It matters where both read out of range: the first bad index recorded is then the
+// leftmost one, as numpy's backends report it. Generated code writes
+// `gt4py::add(gt4py::operands{a, b})`.
+template <class A, class B> struct operands {
+  A a;
+  B b;
+  GT4PY_HD operands(A x, B y) : a(x), b(y) {}
+};
+template <class A, class B> GT4PY_HD inline auto add(operands<A, B> o) { return add(o.a, o.b); }
+template <class A, class B> GT4PY_HD inline auto sub(operands<A, B> o) { return sub(o.a, o.b); }
+template <class A, class B> GT4PY_HD inline auto mul(operands<A, B> o) { return mul(o.a, o.b); }
+template <class A, class B> GT4PY_HD inline auto truediv(operands<A, B> o) { return truediv(o.a, o.b); }
+template <class A, class B> GT4PY_HD inline auto floordiv(operands<A, B> o) { return floordiv(o.a, o.b); }
+template <class A, class B> GT4PY_HD inline auto mod(operands<A, B> o) { return mod(o.a, o.b); }
+template <class A, class B> GT4PY_HD inline auto power(operands<A, B> o) { return power(o.a, o.b); }
+
 }  // namespace gt4py
