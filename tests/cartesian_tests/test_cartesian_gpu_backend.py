@@ -206,5 +206,5 @@ def test_gt_gpu_entries_are_keyed_by_the_gpu_architecture(monkeypatch):
     assert _stencil_key._native_target("cuda") == "cuda sm_90"
     assert not _stencil_key._native_target("gt:gpu_emulated").startswith("cuda")
     # no fused multiply-adds on the device either (numpy and debug round every operation)
-    flags = _cpp_backend._cuda_build_options("gt:gpu").extra_cuda_flags
+    flags = _cpp_backend.cuda_build_options("gt:gpu").extra_cuda_flags
     assert "--fmad=false" in flags and "-arch=sm_90" in flags

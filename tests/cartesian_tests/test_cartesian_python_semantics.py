@@ -264,7 +264,7 @@ def test_signed_arithmetic_wraps_in_the_code_not_through_a_compiler_flag(monkeyp
     options = [
         _cpp_backend._build_options("gt:cpu_ifirst").extra_compile_flags,
         _cpp_backend._emulated_build_options("gt:gpu").extra_compile_flags,
-        _cpp_backend._cuda_build_options("gt:gpu").extra_cuda_flags,
+        _cpp_backend.cuda_build_options("gt:gpu").extra_cuda_flags,
     ]
     assert not any("wrapv" in flag for flags in options for flag in flags)
 
